@@ -1,0 +1,115 @@
+// Lint: typescript-eslint's type-checked rules, plus the architecture's import directions
+// (STYLE.md section 1 and 4). The engine boundary is also enforced by libs/engine/test/boundary.spec.ts,
+// because lint sees neither require() nor import().
+import tseslint from 'typescript-eslint';
+import boundaries from 'eslint-plugin-boundaries';
+
+const IO_BUILTINS = ['fs', 'net', 'tls', 'http', 'https', 'http2', 'dgram', 'dns', 'child_process', 'cluster', 'worker_threads', 'module', 'vm'];
+
+export default tseslint.config(
+  {
+    ignores: ['**/node_modules/**', '**/dist/**', 'coverage/**', '**/*.js', '**/*.mjs', '**/*.cjs'],
+  },
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { boundaries },
+    settings: {
+      'boundaries/elements': [
+        { type: 'engine', pattern: 'libs/engine' },
+        { type: 'connectors', pattern: 'libs/connectors' },
+        { type: 'platform', pattern: 'libs/platform' },
+        { type: 'app', pattern: 'apps/*', capture: ['app'] },
+        { type: 'tool', pattern: 'tools/*' },
+        { type: 'e2e', pattern: 'test' },
+        { type: 'bench', pattern: 'bench' },
+      ],
+      'boundaries/include': ['apps/**', 'libs/**', 'tools/**', 'test/**', 'bench/**'],
+      'import/resolver': { node: { extensions: ['.ts', '.js'] } },
+    },
+    rules: {
+      // Relative imports across elements: libs never reach into apps, apps never into each other.
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          policies: [
+            { from: { element: { type: 'engine' } }, disallow: { to: { element: { types: { anyOf: ['connectors', 'platform', 'app', 'tool', 'e2e', 'bench'] } } } } },
+            { from: { element: { type: 'connectors' } }, disallow: { to: { element: { types: { anyOf: ['platform', 'app', 'tool', 'e2e', 'bench'] } } } } },
+            { from: { element: { type: 'platform' } }, disallow: { to: { element: { types: { anyOf: ['engine', 'connectors', 'app', 'tool', 'e2e', 'bench'] } } } } },
+            { from: { element: { type: 'app' } }, disallow: { to: { element: { types: { anyOf: ['app', 'tool', 'e2e', 'bench'] } } } } },
+            { from: { element: { type: 'app', captured: { app: '{{ from.captured.app }}' } } }, allow: { to: { element: { type: 'app', captured: { app: '{{ from.captured.app }}' } } } } },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'No default exports (STYLE.md section 2).' }],
+    },
+  },
+  {
+    // Package-name imports, which the element rules above cannot see.
+    files: ['libs/connectors/**/*.ts', 'libs/platform/**/*.ts', 'tools/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@fetcher/manager', '@fetcher/worker', '**/apps/**'], message: 'Libraries never import apps.' },
+        { group: ['@fetcher/*/src/**', '@fetcher/*/dist/**'], message: 'Import libraries by package name, not their internals.' },
+      ] }],
+    },
+  },
+  {
+    files: ['apps/manager/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@fetcher/worker', '@fetcher/worker/**', '**/apps/worker/**'], message: 'Apps never import each other.' },
+        { group: ['@fetcher/*/src/**', '@fetcher/*/dist/**', '**/libs/**'], message: 'Import libraries by package name, not their internals.' },
+        { group: ['@fetcher/mongo-test-server'], message: 'The Mongo test server is test infrastructure only.' },
+      ] }],
+    },
+  },
+  {
+    files: ['apps/worker/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@fetcher/manager', '@fetcher/manager/**', '**/apps/manager/**'], message: 'Apps never import each other.' },
+        { group: ['@fetcher/*/src/**', '@fetcher/*/dist/**', '**/libs/**'], message: 'Import libraries by package name, not their internals.' },
+        { group: ['@fetcher/mongo-test-server'], message: 'The Mongo test server is test infrastructure only.' },
+      ] }],
+    },
+  },
+  {
+    files: ['libs/engine/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { regex: '^(?!\\.{1,2}/|node:)', message: 'The engine imports only its own files and node: builtins. Put infrastructure behind a port.' },
+          { regex: `^node:(${IO_BUILTINS.join('|')})(/|$)`, message: 'The engine does no I/O. Put it behind a port.' },
+        ],
+      }],
+      'no-restricted-globals': ['error', { name: 'process', message: 'The engine gets everything through createEngine().' }],
+    },
+  },
+  {
+    // process.env is read only by config loaders and main.ts hand-offs (and test tooling).
+    files: ['apps/**/*.ts', 'libs/**/*.ts'],
+    ignores: ['**/config/**', '**/main.ts', '**/*.spec.ts', '**/*.int-spec.ts', '**/test/**'],
+    rules: {
+      'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration once, in config/, and inject it.' }],
+    },
+  },
+  {
+    // Tests use jest's untyped matchers (expect.any, mocks); these rules only add noise there.
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/test/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+      '@typescript-eslint/require-await': 'off',
+    },
+  },
+);

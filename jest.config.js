@@ -1,0 +1,32 @@
+// Test tiers (STYLE.md section 5): unit specs next to the code, integration specs next to the
+// adapters they exercise (real services), end-to-end suites under test/e2e.
+const moduleNameMapper = {
+  '^@fetcher/engine$': '<rootDir>/libs/engine/src/index.ts',
+  '^@fetcher/engine/memory$': '<rootDir>/libs/engine/src/memory/index.ts',
+  '^@fetcher/connectors$': '<rootDir>/libs/connectors/src/index.ts',
+  '^@fetcher/platform$': '<rootDir>/libs/platform/src/index.ts',
+  '^@fetcher/mongo-test-server$': '<rootDir>/tools/mongo-test-server/src/index.ts',
+};
+const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] };
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform,
+  moduleNameMapper,
+  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
+};
+
+/** @type {import('jest').Config} */
+module.exports = {
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts'],
+      testTimeout: 60_000,
+    },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'], testTimeout: 120_000 },
+  ],
+};

@@ -1,0 +1,153 @@
+/**
+ * The canonical JSON encoding of result values (spec: worker-engine.md A7.2).
+ *
+ * - compact, UTF-8, object keys sorted by UTF-8 byte order (= code point order) at every level;
+ * - strings escaped as JSON.stringify does (`"`, `\`, `\b \f \n \r \t`, other controls as `\u00xx`;
+ *   `<`, `>`, `&` and non-ASCII left as they are), lone surrogates replaced by U+FFFD;
+ * - integers exact (bigint, JsonNumber literal text), never through a double;
+ * - floats in shortest round-trip form, NaN/Infinity/-Infinity as strings;
+ * - binary as padded standard base64; Dates as ISO-8601 UTC with trailing fraction zeros trimmed.
+ *
+ * Connectors that pre-encode rows (CursorEncodedRows) MUST produce exactly these bytes.
+ */
+import { EngineError, ErrorText } from '../errors';
+import { JsonNumber, type JsonValue } from '../models';
+
+const JSON_NUMBER_LITERAL = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+
+/** Encodes one value. Throws EngineError('internal', 'failed to serialize extraction result') on a value JSON cannot hold. */
+export function encodeCanonicalJson(value: JsonValue): string {
+  return encodeValue(value, 0);
+}
+
+/** Encodes one row (a flat or nested object); the same as encodeCanonicalJson on an object. */
+export function encodeCanonicalRow(row: Readonly<Record<string, JsonValue>>): string {
+  return encodeObject(row, 0);
+}
+
+/** JSON string literal for `text`, as the canonical form writes it. */
+export function encodeCanonicalString(text: string): string {
+  return JSON.stringify(text.isWellFormed() ? text : text.toWellFormed());
+}
+
+/** A Date as ISO-8601 UTC with the fraction's trailing zeros trimmed (`.000` disappears). */
+export function canonicalTimestamp(date: Date): string {
+  return date.toISOString().replace(/\.(\d+)Z$/, (_m, fraction: string) => {
+    const trimmed = fraction.replace(/0+$/, '');
+    return trimmed === '' ? 'Z' : `.${trimmed}Z`;
+  });
+}
+
+/** Code point order, which equals UTF-8 byte order; plain `<` on JS strings is UTF-16 order. */
+export function compareUtf8(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    let x = a.charCodeAt(i);
+    let y = b.charCodeAt(i);
+    if (x === y) continue;
+    // Surrogates (D800-DFFF) encode code points above FFFF, so they must sort after E000-FFFF.
+    if (x >= 0xd800 && y >= 0xd800) {
+      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
+      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
+    }
+    return x - y;
+  }
+  return a.length - b.length;
+}
+
+export function sortedKeys(object: object): string[] {
+  return Object.keys(object).sort(compareUtf8);
+}
+
+const MAX_DEPTH = 512;
+
+function encodeValue(value: unknown, depth: number): string {
+  switch (typeof value) {
+    case 'string':
+      return encodeCanonicalString(value);
+    case 'number':
+      return encodeNumber(value);
+    case 'bigint':
+      return value.toString();
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'object':
+      if (value === null) return 'null';
+      if (depth >= MAX_DEPTH) throw serializeError();
+      if (Array.isArray(value)) return encodeArray(value, depth + 1);
+      if (value instanceof JsonNumber) return encodeJsonNumber(value);
+      if (value instanceof Uint8Array) return `"${base64(value)}"`;
+      if (value instanceof Date) {
+        if (Number.isNaN(value.getTime())) throw serializeError();
+        return `"${canonicalTimestamp(value)}"`;
+      }
+      if (isPlainObject(value)) return encodeObject(value as Record<string, unknown>, depth + 1);
+      throw serializeError();
+    default:
+      throw serializeError();
+  }
+}
+
+function encodeNumber(value: number): string {
+  if (Number.isFinite(value)) return Object.is(value, -0) ? '0' : String(value);
+  if (Number.isNaN(value)) return '"NaN"';
+  return value > 0 ? '"Infinity"' : '"-Infinity"';
+}
+
+function encodeJsonNumber(value: JsonNumber): string {
+  if (!JSON_NUMBER_LITERAL.test(value.text)) throw serializeError();
+  return value.text;
+}
+
+function encodeArray(values: readonly unknown[], depth: number): string {
+  let out = '[';
+  for (let i = 0; i < values.length; i++) {
+    if (i > 0) out += ',';
+    const item = values[i];
+    out += item === undefined ? 'null' : encodeValue(item, depth);
+  }
+  return out + ']';
+}
+
+function encodeObject(object: Readonly<Record<string, unknown>>, depth: number): string {
+  let out = '{';
+  let first = true;
+  for (const key of sortedKeys(object)) {
+    const item = object[key];
+    if (item === undefined) continue; // as JSON.stringify: an absent value is an absent key
+    if (!first) out += ',';
+    first = false;
+    out += encodeCanonicalString(key) + ':' + encodeValue(item, depth);
+  }
+  return out + '}';
+}
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function serializeError(): EngineError {
+  return new EngineError('internal', ErrorText.serializeFailed);
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Standard padded base64; the engine may not rely on Node's Buffer. */
+export function base64(bytes: Uint8Array): string {
+  let out = '';
+  const full = bytes.length - (bytes.length % 3);
+  for (let i = 0; i < full; i += 3) {
+    const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+    out += B64[(n >>> 18) & 63] + B64[(n >>> 12) & 63] + B64[(n >>> 6) & 63] + B64[n & 63];
+  }
+  const rest = bytes.length - full;
+  if (rest === 1) {
+    const n = bytes[full] << 16;
+    out += B64[(n >>> 18) & 63] + B64[(n >>> 12) & 63] + '==';
+  } else if (rest === 2) {
+    const n = (bytes[full] << 16) | (bytes[full + 1] << 8);
+    out += B64[(n >>> 18) & 63] + B64[(n >>> 12) & 63] + B64[(n >>> 6) & 63] + '=';
+  }
+  return out;
+}

@@ -1,0 +1,178 @@
+/**
+ * The engine's one error type and its closed set of categories.
+ *
+ * Hosts map on `category` (HTTP status, DLQ reason), never on text, so adding or renaming a
+ * category is a breaking change. Messages are constant texts without credentials; the few
+ * documented exceptions (connector type, filter path) carry only names the caller supplied.
+ */
+export type ErrorCategory =
+  | 'validation'
+  | 'not_found'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'limit_exceeded'
+  | 'conflict'
+  | 'unavailable'
+  | 'connect'
+  | 'timeout'
+  | 'canceled'
+  | 'internal';
+
+export const ERROR_CATEGORIES: readonly ErrorCategory[] = Object.freeze([
+  'validation',
+  'not_found',
+  'unauthorized',
+  'forbidden',
+  'limit_exceeded',
+  'conflict',
+  'unavailable',
+  'connect',
+  'timeout',
+  'canceled',
+  'internal',
+]);
+
+const CATEGORY_SET: ReadonlySet<string> = new Set(ERROR_CATEGORIES);
+
+export class EngineError extends Error {
+  readonly category: ErrorCategory;
+  /**
+   * The underlying failure (driver, protector, store). A private field, so that neither
+   * `JSON.stringify`, `util.inspect` nor a structured logger walking own properties can print
+   * a DSN or a driver message that it may quote. Read it through `cause`, deliberately.
+   */
+  readonly #cause: unknown;
+
+  constructor(category: ErrorCategory, message: string, cause?: unknown) {
+    super(message);
+    // An unknown category (a host building one by hand) renders as internal rather than leaking
+    // an unmapped value into status tables.
+    this.category = CATEGORY_SET.has(category) ? category : 'internal';
+    this.#cause = cause;
+    this.name = 'EngineError';
+  }
+
+  override get cause(): unknown {
+    return this.#cause;
+  }
+
+  override toString(): string {
+    return `engine: [${this.category}] ${this.message}`;
+  }
+
+  toJSON(): { name: string; category: ErrorCategory; message: string } {
+    return { name: this.name, category: this.category, message: this.message };
+  }
+}
+
+export function isEngineError(value: unknown): value is EngineError {
+  return value instanceof EngineError;
+}
+
+/** Fixed texts. Hosts and tests compare against these constants, never against ad-hoc strings. */
+export const ErrorText = Object.freeze({
+  registryRequired: 'connector registry is required',
+  protectorRequired: 'credential protector is required when encrypted persistence is enabled',
+  tenantInvalid: 'tenant id is invalid',
+  tenantRequired: 'tenant scope is required',
+  storeNotConfigured: 'connection store is not configured',
+  connectionExists: 'connection already exists',
+  connectionNotFound: 'connection not found',
+  protectFailed: 'failed to protect connection credential',
+  activeCheckFailed: 'failed to check for active executions',
+  activeExecutions: 'connection has active executions',
+  buildFailed: 'failed to build connector for connection',
+  connectFailed: 'failed to connect to datasource',
+  discoverFailed: 'failed to discover datasource schema',
+  queryFailed: 'failed to query datasource',
+  persistFailed: 'failed to persist extraction result',
+  resultTooLarge: 'extraction result exceeds the configured size limit',
+  deadline: 'execution exceeded its deadline',
+  canceled: 'execution canceled',
+  serializeFailed: 'failed to serialize extraction result',
+  stepUnexpected: 'extraction step failed unexpectedly',
+  storeModeNeedsSink: 'store mode requires a configured result sink',
+  appliedByInvalid: 'result protection appliedBy is invalid',
+  noDatasources: 'schema validation request has no datasources',
+  blankName: 'schema validation request contains a blank name',
+  noMappedFields: 'extraction request has no mapped fields',
+  noTables: 'extraction datasource selects no tables',
+  blankConfigName: 'extraction request has a blank datasource config name',
+  unknownDatasource: 'extraction references an unknown datasource connection',
+  tooManyDatasources: 'datasource count exceeds the configured maximum: limits.maxDatasources',
+  schemaValidationFailed: 'extraction request failed schema validation',
+  invalidRequest: 'extraction request is invalid',
+  invalidInput: 'connection input is invalid',
+  invalidPatch: 'connection patch is invalid',
+  invalidConfigName: 'connection config name is invalid',
+  invalidConnectionId: 'connection id is invalid',
+  invalidListQuery: 'connection list query is invalid',
+  storeFailed: 'connection store operation failed',
+  invalidPlan: 'extraction plan is invalid',
+  invalidSchemaRequest: 'schema validation request is invalid',
+  noFields: 'extraction table selects no fields',
+  invalidOperationOptions: 'operation options are invalid',
+  requestIdInvalid: 'request id is invalid',
+  encryptedFlagInvalid: 'encryptedPersistence must be a boolean',
+  clockInvalid: 'clock must be a function',
+  limitsInvalid: 'limits must be an object',
+  executionStoreUnavailable: 'execution store unavailable',
+  unexpected: 'engine operation failed unexpectedly',
+} as const);
+
+/** "no connector registered for datasource type <type>": the one text that carries the type. */
+export function noConnectorText(type: string): string {
+  return `no connector registered for datasource type ${type}`;
+}
+
+/** "<port name> is misconfigured": a provided port object that lacks one of its methods. */
+export function misconfiguredText(port: string): string {
+  return `${port} is misconfigured`;
+}
+
+/** "<port name> is not configured": an operation needs a port the engine was built without. */
+export function notConfiguredText(port: string): string {
+  return `${port} is not configured`;
+}
+
+/** "limits.<name> must be a positive integer" (construction). */
+export function limitNotPositiveText(name: string): string {
+  return `limits.${name} must be a positive integer`;
+}
+
+/** "limit override exceeds the configured maximum: limits.<name>" (`timeout` names timeoutMs). */
+export function overrideExceedsText(name: string): string {
+  return `limit override exceeds the configured maximum: limits.${name}`;
+}
+
+/** "limit override is invalid: limits.<name>": not a number, or a limit that cannot be overridden. */
+export function overrideInvalidText(name: string): string {
+  return `limit override is invalid: limits.${name}`;
+}
+
+/** "filter value does not match the column type: <config>.<table>.<field>". */
+export function filterTypeMismatchText(path: string): string {
+  return `filter value does not match the column type: ${path}`;
+}
+
+/** "filter operator requires exactly one value: <config>.<table>.<field>" (gt, gte, lt, lte). */
+export function filterSingleValueText(path: string): string {
+  return `filter operator requires exactly one value: ${path}`;
+}
+
+/** "filter operator requires a list of values: <config>.<table>.<field>": an operator whose value is not an array. */
+export function filterListText(path: string): string {
+  return `filter operator requires a list of values: ${path}`;
+}
+
+/** Messages of schema validation report entries (stable texts, spec B9). */
+export const ValidationText = Object.freeze({
+  datasourceNotFound: 'no connection configured for the requested datasource',
+  tableNotFound: 'table not found in datasource schema',
+  fieldNotFound: 'field not found in table schema',
+  invalidFilter: 'filter references a field not found in table schema',
+  datasourceLimit: 'datasource count exceeds the configured limit',
+  tableLimit: 'table count exceeds the configured limit',
+  fieldLimit: 'field count exceeds the configured limit',
+  filterLimit: 'filter count exceeds the configured limit',
+} as const);

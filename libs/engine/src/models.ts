@@ -1,0 +1,376 @@
+/**
+ * The engine's data model (spec: worker-engine.md B4). Plain, serialisable shapes, except where a
+ * field must stay hidden (passwords, host attributes).
+ */
+
+/** A number kept as its exact literal text (a 64-bit integer, a NUMERIC, a JSON column's literal). */
+export class JsonNumber {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+  toString(): string {
+    return this.text;
+  }
+  toJSON(): string {
+    return this.text;
+  }
+}
+
+/**
+ * A value a connector hands to the engine. `bigint` and `JsonNumber` are written as exact numbers,
+ * `Uint8Array` as base64, `Date` is not accepted: connectors turn temporal values into ISO strings
+ * themselves, because only they know the stored precision.
+ */
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | bigint
+  | JsonNumber
+  | Uint8Array
+  | readonly JsonValue[]
+  | { readonly [key: string]: JsonValue };
+
+export type Row = Readonly<Record<string, JsonValue>>;
+
+export interface TenantContext {
+  readonly tenantId: string;
+  readonly requestId?: string;
+}
+
+/** Opaque host data that rides on a descriptor: decrypted credentials, schema scope, the stored record. */
+export type HostAttributes = Readonly<Record<string, unknown>>;
+
+/** A connection without secrets. `hostAttributes` is round-tripped but never serialised. */
+export interface ConnectionDescriptor {
+  readonly id?: string;
+  readonly configName: string;
+  readonly type: string;
+  readonly host: string;
+  readonly port: number;
+  readonly databaseName: string;
+  readonly schema?: string;
+  readonly userName: string;
+  readonly sslMode?: string;
+  readonly keyVersion?: number;
+  readonly hostAttributes?: HostAttributes;
+}
+
+export interface ConnectionInputFields {
+  configName: string;
+  type: string;
+  host: string;
+  port: number;
+  databaseName: string;
+  schema?: string;
+  userName: string;
+  sslMode?: string;
+  hostAttributes?: HostAttributes;
+  password?: string;
+}
+
+const inspectCustom = Symbol.for('nodejs.util.inspect.custom');
+
+/**
+ * Input for creating a connection. The password lives in a private field: `toJSON()` and
+ * `util.inspect` show `[REDACTED]` (or `""` when there is none), so no logger can print it.
+ */
+export class ConnectionInput {
+  readonly configName: string;
+  readonly type: string;
+  readonly host: string;
+  readonly port: number;
+  readonly databaseName: string;
+  readonly schema?: string;
+  readonly userName: string;
+  readonly sslMode?: string;
+  readonly hostAttributes?: HostAttributes;
+  readonly #password: string;
+
+  constructor(fields: ConnectionInputFields) {
+    this.configName = fields.configName;
+    this.type = fields.type;
+    this.host = fields.host;
+    this.port = fields.port;
+    this.databaseName = fields.databaseName;
+    if (fields.schema !== undefined) this.schema = fields.schema;
+    this.userName = fields.userName;
+    if (fields.sslMode !== undefined) this.sslMode = fields.sslMode;
+    if (fields.hostAttributes !== undefined) {
+      Object.defineProperty(this, 'hostAttributes', { value: fields.hostAttributes, enumerable: false });
+    }
+    this.#password = fields.password ?? '';
+  }
+
+  password(): string {
+    return this.#password;
+  }
+
+  hasPassword(): boolean {
+    return this.#password.length > 0;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      configName: this.configName,
+      type: this.type,
+      host: this.host,
+      port: this.port,
+      databaseName: this.databaseName,
+      ...(this.schema !== undefined ? { schema: this.schema } : {}),
+      userName: this.userName,
+      ...(this.sslMode !== undefined ? { sslMode: this.sslMode } : {}),
+      password: this.hasPassword() ? '[REDACTED]' : '',
+    };
+  }
+
+  [inspectCustom](): Record<string, unknown> {
+    return this.toJSON();
+  }
+}
+
+/** `configName` cannot change through a patch. A present `password` re-protects the secret. */
+export interface ConnectionPatch {
+  readonly type?: string;
+  readonly host?: string;
+  readonly port?: number;
+  readonly databaseName?: string;
+  readonly schema?: string;
+  readonly userName?: string;
+  readonly sslMode?: string;
+  readonly hostAttributes?: HostAttributes;
+  readonly password?: string;
+}
+
+/** Only ever flows from the engine to the connection store. */
+export interface ProtectedCredential {
+  readonly ciphertext: string;
+  readonly keyVersion: number;
+}
+
+export type ColumnKind =
+  | 'string'
+  | 'integer'
+  | 'decimal'
+  | 'float'
+  | 'boolean'
+  | 'date'
+  | 'datetime'
+  | 'time'
+  | 'uuid'
+  | 'json'
+  | 'binary'
+  | 'objectId'
+  | 'other';
+
+export const COLUMN_KINDS: readonly ColumnKind[] = Object.freeze([
+  'string',
+  'integer',
+  'decimal',
+  'float',
+  'boolean',
+  'date',
+  'datetime',
+  'time',
+  'uuid',
+  'json',
+  'binary',
+  'objectId',
+  'other',
+]);
+
+export interface ColumnInfo {
+  readonly name: string;
+  readonly kind: ColumnKind;
+  readonly nativeType: string;
+}
+
+export interface TableSchema {
+  /** The normalised table key (connectors normalise; the engine compares names exactly). */
+  readonly name: string;
+  readonly fields: readonly string[];
+  readonly columns?: readonly ColumnInfo[];
+}
+
+export interface SchemaSnapshot {
+  readonly configName: string;
+  readonly tables: readonly TableSchema[];
+  readonly capturedAt?: string;
+}
+
+export type FilterOperator = 'eq' | 'gt' | 'gte' | 'lt' | 'lte' | 'between' | 'in' | 'nin' | 'ne' | 'like';
+
+export const FILTER_OPERATORS: readonly FilterOperator[] = Object.freeze([
+  'eq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'between',
+  'in',
+  'nin',
+  'ne',
+  'like',
+]);
+
+export type FilterCondition = { readonly [op in FilterOperator]?: readonly unknown[] };
+
+/** config -> table -> fields. */
+export type MappedFields = Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
+/** config -> table -> field -> condition. Values arrive unchecked; the planner checks them. */
+export type RequestFilters = Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, unknown>>>>>>;
+
+export interface ExtractionRequest {
+  readonly mappedFields: MappedFields;
+  readonly filters?: RequestFilters;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+  readonly overrides?: Partial<Limits>;
+}
+
+/** One datasource's query, as a connector receives it: fields sorted, `*` already expanded. */
+export interface QueryRequest {
+  readonly configName: string;
+  /** table -> sorted fields. Tables are queried in ascending key order. */
+  readonly tables: Readonly<Record<string, readonly string[]>>;
+  readonly filters?: Readonly<Record<string, Readonly<Record<string, FilterCondition>>>>;
+}
+
+export interface PlanStep {
+  readonly ordinal: number;
+  readonly configName: string;
+  readonly tables: readonly string[];
+  readonly fields: Readonly<Record<string, readonly string[]>>;
+  readonly filters?: Readonly<Record<string, Readonly<Record<string, FilterCondition>>>>;
+}
+
+export type ExecutionMode = 'auto' | 'direct' | 'store';
+
+export interface ExtractionPlan {
+  readonly tenantId: string;
+  requestId?: string;
+  readonly steps: readonly PlanStep[];
+  readonly metadata?: Readonly<Record<string, unknown>>;
+  readonly limits: Limits;
+  mode: ExecutionMode;
+}
+
+export type ExecutionStatus = 'pending' | 'running' | 'completed' | 'failed' | 'canceled';
+
+export interface ExecutionState {
+  readonly jobId?: string;
+  readonly status: ExecutionStatus;
+  readonly startedAt?: string;
+  readonly completedAt?: string;
+  readonly failureMessage?: string;
+}
+
+export interface DirectResult {
+  readonly data: Uint8Array;
+  readonly format: 'json';
+  readonly rowCount: number;
+  readonly plaintextSize: number;
+  readonly integrity: { readonly algorithm: 'SHA-256'; readonly digest: string };
+  readonly protection: { readonly encrypted: false; readonly appliedBy: 'engine' };
+  readonly completedAt: string;
+}
+
+export type ProtectionAppliedBy = 'engine' | 'adapter' | 'host';
+
+export interface ResultIntegrity {
+  readonly algorithm: string;
+  readonly digest?: string;
+  readonly signature?: string;
+}
+
+export interface ResultProtection {
+  readonly encrypted: boolean;
+  readonly keyVersion?: number;
+  readonly mode?: string;
+  readonly appliedBy: ProtectionAppliedBy;
+}
+
+export interface ResultReference {
+  readonly path: string;
+  readonly format: 'json';
+  readonly rowCount: number;
+  readonly sizeBytes: number;
+  readonly integrity?: ResultIntegrity;
+  readonly protection?: ResultProtection;
+  readonly completedAt: string;
+}
+
+export interface ExtractionResult {
+  readonly state: ExecutionState;
+  readonly direct?: DirectResult;
+  readonly reference?: ResultReference;
+  /** config -> rows written. */
+  readonly rowCounts: Readonly<Record<string, number>>;
+}
+
+export interface Limits {
+  readonly maxDatasources: number;
+  readonly maxTablesPerDatasource: number;
+  readonly maxFieldsPerTable: number;
+  readonly maxConcurrency: number;
+  readonly timeoutMs: number;
+  readonly maxResultBytes: number;
+  /** Copied into plans for connectors; never interpreted by the engine, never overridable. */
+  readonly connectorHardLimits?: Readonly<Record<string, unknown>>;
+}
+
+export const DEFAULT_LIMITS: Limits = Object.freeze({
+  maxDatasources: 10,
+  maxTablesPerDatasource: 20,
+  maxFieldsPerTable: 50,
+  maxConcurrency: 4,
+  timeoutMs: 300_000,
+  maxResultBytes: 268_435_456,
+});
+
+/** Rows pulled from a cursor before a step hands a chunk to the writer. */
+export const STREAM_BATCH_ROWS = 256;
+
+export interface SchemaValidationTable {
+  readonly name: string;
+  readonly fields: readonly string[];
+  readonly filterFields?: readonly string[];
+}
+
+export interface SchemaValidationRequest {
+  readonly datasources: readonly { readonly configName: string; readonly tables: readonly SchemaValidationTable[] }[];
+}
+
+export type ValidationFailureType =
+  | 'datasource_not_found'
+  | 'table_not_found'
+  | 'field_not_found'
+  | 'invalid_filter'
+  | 'limit_exceeded';
+
+export interface ValidationFailure {
+  readonly type: ValidationFailureType;
+  readonly configName?: string;
+  readonly table?: string;
+  readonly field?: string;
+  readonly message: string;
+}
+
+export interface SchemaValidationReport {
+  readonly valid: boolean;
+  readonly failures: readonly ValidationFailure[];
+}
+
+export interface ListPagedQuery {
+  readonly filter?: Readonly<Record<string, unknown>>;
+}
+
+export interface Page<T> {
+  readonly items: readonly T[];
+  readonly total: number;
+}
+
+export interface OperationOptions {
+  readonly signal?: AbortSignal;
+}

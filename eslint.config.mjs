@@ -23,7 +23,7 @@ export default tseslint.config(
         { type: 'platform', pattern: 'libs/platform' },
         { type: 'app', pattern: 'apps/*', capture: ['app'] },
         { type: 'tool', pattern: 'tools/*' },
-        { type: 'e2e', pattern: 'test' },
+        { type: 'e2e', pattern: 'test/e2e' },
         { type: 'bench', pattern: 'bench' },
       ],
       'boundaries/include': ['apps/**', 'libs/**', 'tools/**', 'test/**', 'bench/**'],

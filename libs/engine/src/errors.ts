@@ -38,8 +38,8 @@ export class EngineError extends Error {
   readonly category: ErrorCategory;
   /**
    * The underlying failure (driver, protector, store). A private field, so that neither
-   * `JSON.stringify`, `util.inspect` nor a structured logger walking own properties can print
-   * a DSN or a driver message that it may quote. Read it through `cause`, deliberately.
+   * `JSON.stringify` nor a structured logger walking own properties can print a DSN or a driver
+   * message that it may quote. Read it through `cause`, deliberately.
    */
   readonly #cause: unknown;
 
@@ -62,6 +62,16 @@ export class EngineError extends Error {
 
   toJSON(): { name: string; category: ErrorCategory; message: string } {
     return { name: this.name, category: this.category, message: this.message };
+  }
+
+  /**
+   * `util.inspect` (console.log, Nest's Logger) prints an error's `cause` whenever `'cause' in
+   * error` holds, which the getter above makes true. Render the category, message and stack frames
+   * only, so the hidden cause never reaches a log by accident.
+   */
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    const frames = (this.stack ?? '').split('\n').slice(1).join('\n');
+    return frames ? `${this.toString()}\n${frames}` : this.toString();
   }
 }
 
@@ -163,6 +173,11 @@ export function filterSingleValueText(path: string): string {
 /** "filter operator requires a list of values: <config>.<table>.<field>": an operator whose value is not an array. */
 export function filterListText(path: string): string {
   return `filter operator requires a list of values: ${path}`;
+}
+
+/** "filter operator is not supported: <config>.<table>.<field>": a condition key outside eq, gt, ... like. */
+export function filterOperatorText(path: string): string {
+  return `filter operator is not supported: ${path}`;
 }
 
 /** Messages of schema validation report entries (stable texts, spec B9). */

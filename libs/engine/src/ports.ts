@@ -35,7 +35,12 @@ export interface Connector {
   /** The only step that MUST open the connection. Connect-stage failures throw EngineError('connect', ...). */
   testConnection(signal: AbortSignal): Promise<void>;
   discoverSchema(signal: AbortSignal): Promise<SchemaSnapshot>;
-  /** Opens a cursor over the request's tables, in ascending table order. */
+  /**
+   * Opens a cursor over the request's tables, in ascending table order. The engine reports a
+   * rejection (or a cursor error) as unavailable "failed to query datasource", except an
+   * EngineError of category `validation`, which passes through: a connector uses it for a filter
+   * it cannot apply ("like requires a text column: <config>.<table>.<field>").
+   */
   queryStream(request: QueryRequest, signal: AbortSignal): Promise<RowCursor>;
   /** Idempotent, and safe after a failed testConnection or none at all. */
   close(): Promise<void>;

@@ -7,6 +7,10 @@ describe('encodeCanonicalJson', () => {
     expect(encodeCanonicalJson(value)).toBe('{"a":{"z":[1,{"x":null,"y":true}],"\uFFFD":2,"\u{1F600}":1},"b":1}');
   });
 
+  it('writes a lone-surrogate key as U+FFFD, in the place U+FFFD sorts', () => {
+    expect(encodeCanonicalJson({ '\uFFFE': 1, '\ud800': 2, a: 3 })).toBe('{"a":3,"\uFFFD":2,"\uFFFE":1}');
+  });
+
   it('keeps 64-bit integers and decimal literals exact', () => {
     expect(encodeCanonicalJson({ big: 9007199254740993n, dec: new JsonNumber('12345678901234567890.000001') })).toBe(
       '{"big":9007199254740993,"dec":12345678901234567890.000001}',
@@ -40,6 +44,14 @@ describe(compareUtf8.name, () => {
   it('orders astral characters after the end of the BMP', () => {
     expect(['\u{10000}', '\uFFFF', 'a'].sort(compareUtf8)).toEqual(['a', '\uFFFF', '\u{10000}']);
   });
+
+  it('orders a lone surrogate as the U+FFFD it is written as', () => {
+    expect(['\uFFFE', '\ud800', '\uFFFC', '\u{10000}'].sort(compareUtf8)).toEqual(['\uFFFC', '\ud800', '\uFFFE', '\u{10000}']);
+    expect(compareUtf8('\ud83d\ude00', '\ud83dA')).toBeGreaterThan(0);
+    expect(compareUtf8('\ud83d', '\ud83d\ude00')).toBeLessThan(0);
+    expect(compareUtf8('same\ud800', 'same\ud800')).toBe(0);
+  });
+
 });
 
 describe(base64.name, () => {

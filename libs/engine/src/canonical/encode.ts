@@ -25,8 +25,13 @@ export function encodeCanonicalRow(row: Readonly<Record<string, JsonValue>>): st
   return encodeObject(row, 0);
 }
 
+// Nothing to escape and no surrogate (lone or paired): the literal is the text in quotes. Most keys
+// and values take this path, which avoids JSON.stringify and the well-formedness scan.
+const PLAIN_TEXT = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
 /** JSON string literal for `text`, as the canonical form writes it. */
 export function encodeCanonicalString(text: string): string {
+  if (PLAIN_TEXT.test(text)) return `"${text}"`;
   return JSON.stringify(text.isWellFormed() ? text : text.toWellFormed());
 }
 
@@ -38,25 +43,61 @@ export function canonicalTimestamp(date: Date): string {
   });
 }
 
-/** Code point order, which equals UTF-8 byte order; plain `<` on JS strings is UTF-16 order. */
+/**
+ * Code point order, which equals UTF-8 byte order; plain `<` on JS strings is UTF-16 order. A lone
+ * surrogate compares as U+FFFD, the character the encoder writes for it, so sorted keys stay sorted
+ * in the output bytes.
+ */
 export function compareUtf8(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) {
-    let x = a.charCodeAt(i);
-    let y = b.charCodeAt(i);
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
     if (x === y) continue;
-    // Surrogates (D800-DFFF) encode code points above FFFF, so they must sort after E000-FFFF.
-    if (x >= 0xd800 && y >= 0xd800) {
-      x = x >= 0xe000 ? x - 0x800 : x + 0x2000;
-      y = y >= 0xe000 ? y - 0x800 : y + 0x2000;
-    }
-    return x - y;
+    // Two non-surrogates at the first difference: the equal prefix decodes alike in both strings.
+    if (!isSurrogate(x) && !isSurrogate(y)) return x - y;
+    return compareCodePoints(a.toWellFormed(), b.toWellFormed());
   }
   return a.length - b.length;
 }
 
+function isSurrogate(unit: number): boolean {
+  return unit >= 0xd800 && unit <= 0xdfff;
+}
+
+function compareCodePoints(a: string, b: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(j)!;
+    if (x !== y) return x - y;
+    i += x > 0xffff ? 2 : 1;
+    j += y > 0xffff ? 2 : 1;
+  }
+  return a.length - i - (b.length - j);
+}
+
+// Without surrogates, UTF-16 order (the native sort) is code point order, so only keys with
+// astral characters need the slower comparator.
+const SURROGATE = /[\ud800-\udfff]/;
+
 export function sortedKeys(object: object): string[] {
-  return Object.keys(object).sort(compareUtf8);
+  const keys = Object.keys(object);
+  if (keys.length < 2) return keys;
+  for (const key of keys) if (SURROGATE.test(key)) return keys.sort(compareUtf8);
+  if (keys.length > 16) return keys.sort();
+  // Rows have few keys: an insertion sort with `<` beats the generic sort's overhead there.
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i];
+    let j = i - 1;
+    while (j >= 0 && keys[j] > key) {
+      keys[j + 1] = keys[j];
+      j--;
+    }
+    keys[j + 1] = key;
+  }
+  return keys;
 }
 
 const MAX_DEPTH = 512;

@@ -1,0 +1,89 @@
+/**
+ * Reading a plan handed back by the host (spec B11 step 1). Hosts edit plans (the Worker sets
+ * `requestId` and `mode`) and may build them by hand, so the runner re-checks every part, sorts
+ * what the document order depends on, and never lets a plan raise the engine's limits.
+ */
+import { EngineError, ErrorText } from '../errors';
+import { compareUtf8 } from '../canonical/encode';
+import type { ExecutionMode, FilterCondition, Limits, QueryRequest, TenantContext } from '../models';
+import { capLimits } from '../limits';
+import { requireTenant } from '../tenant';
+import { isNonBlankString, isObjectLike, isPlainObject, isStringArray } from '../support/guards';
+
+export interface RunnableStep {
+  readonly ordinal: number;
+  readonly configName: string;
+  readonly tables: readonly string[];
+  readonly query: QueryRequest;
+}
+
+export interface RunnablePlan {
+  readonly tenant: TenantContext;
+  readonly requestId?: string;
+  readonly steps: readonly RunnableStep[];
+  readonly limits: Limits;
+  readonly mode: ExecutionMode;
+}
+
+const MODES: ReadonlySet<string> = new Set(['auto', 'direct', 'store']);
+
+export function readPlan(value: unknown, engineLimits: Limits): RunnablePlan {
+  if (!isObjectLike(value)) throw invalidPlan();
+  const tenant = requireTenant({ tenantId: value.tenantId });
+  const { requestId, mode } = value;
+  if (requestId !== undefined && typeof requestId !== 'string') throw invalidPlan();
+  if (typeof mode !== 'string' || !MODES.has(mode)) throw invalidPlan();
+  const limits = capLimits(engineLimits, value.limits);
+  if (!limits || !Array.isArray(value.steps) || value.steps.length === 0) throw invalidPlan();
+  const read = (value.steps as unknown[]).map(readStep).sort((a, b) => compareUtf8(a.configName, b.configName));
+  for (let i = 1; i < read.length; i++) if (read[i - 1].configName === read[i].configName) throw invalidPlan();
+  const steps = read.map((step, ordinal) => ({ ...step, ordinal }));
+  const plan: { -readonly [K in keyof RunnablePlan]: RunnablePlan[K] } = { tenant, steps, limits, mode: mode as ExecutionMode };
+  if (requestId !== undefined) plan.requestId = requestId;
+  return plan;
+}
+
+function readStep(value: unknown): Omit<RunnableStep, 'ordinal'> {
+  if (!isObjectLike(value) || !isNonBlankString(value.configName)) throw invalidPlan();
+  const { configName, tables, fields, filters } = value;
+  if (!isStringArray(tables) || tables.length === 0 || !isObjectLike(fields)) throw invalidPlan();
+  const sorted = [...tables].sort(compareUtf8);
+  const selected: Record<string, readonly string[]> = {};
+  for (let i = 0; i < sorted.length; i++) {
+    if (sorted[i] === '' || (i > 0 && sorted[i - 1] === sorted[i])) throw invalidPlan();
+    const list = fields[sorted[i]];
+    if (!isStringArray(list)) throw invalidPlan();
+    selected[sorted[i]] = [...list];
+  }
+  const query: { -readonly [K in keyof QueryRequest]: QueryRequest[K] } = { configName, tables: selected };
+  const queryFilters = readFilters(filters, sorted);
+  if (queryFilters) query.filters = queryFilters;
+  return { configName, tables: sorted, query };
+}
+
+/** Only mapped tables' filters reach the connector; a filter on another table is ignored here. */
+function readFilters(value: unknown, tables: readonly string[]): QueryRequest['filters'] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isPlainObject(value)) throw invalidPlan();
+  const copy: Record<string, Record<string, FilterCondition>> = {};
+  for (const table of tables) {
+    const byField = value[table];
+    if (byField === undefined) continue;
+    if (!isPlainObject(byField)) throw invalidPlan();
+    const fields: Record<string, FilterCondition> = {};
+    for (const [field, condition] of Object.entries(byField)) {
+      if (!isPlainObject(condition) || !Object.values(condition).every((v) => v === undefined || Array.isArray(v))) {
+        throw invalidPlan();
+      }
+      fields[field] = Object.fromEntries(
+        Object.entries(condition).filter(([, v]) => v !== undefined).map(([op, v]) => [op, [...(v as unknown[])]]),
+      );
+    }
+    if (Object.keys(fields).length > 0) copy[table] = fields;
+  }
+  return Object.keys(copy).length > 0 ? copy : undefined;
+}
+
+function invalidPlan(): EngineError {
+  return new EngineError('validation', ErrorText.invalidPlan);
+}

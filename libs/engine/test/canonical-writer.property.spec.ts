@@ -1,0 +1,118 @@
+/**
+ * Property tests of the canonical writer (fast-check and lossless-json are test-only devDependencies;
+ * the engine source may not import them, so these live outside src/).
+ */
+import fc from 'fast-check';
+import { parse } from 'lossless-json';
+import { JsonNumber, type JsonValue, type Row } from '../src/models';
+import { compareUtf8, encodeCanonicalJson } from '../src/canonical/encode';
+import { CanonicalDocumentWriter } from '../src/canonical/document-writer';
+
+type Document = Record<string, Record<string, Row[]>>;
+
+async function write(document: Document, batchRows?: number): Promise<{ text: string; chunks: number[]; bytes: number; rows: number }> {
+  const parts: Uint8Array[] = [];
+  const sut = new CanonicalDocumentWriter((chunk) => void parts.push(chunk), { batchRows });
+  // Configs must come sorted; the test sorts by UTF-8 bytes on its own, not with the engine's comparator.
+  for (const config of Object.keys(document).sort(byUtf8)) {
+    await sut.beginConfig(config, Object.keys(document[config]));
+    // The connector order contract: grouped by table, tables ascending.
+    for (const table of Object.keys(document[config]).sort(byUtf8)) {
+      for (const row of document[config][table]) await sut.write({ table, row });
+    }
+    await sut.endConfig();
+  }
+  const totals = await sut.finish();
+  const text = new TextDecoder().decode(Buffer.concat(parts));
+  return { text, chunks: parts.map((p) => p.length), ...totals };
+}
+
+function byUtf8(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a.toWellFormed()), Buffer.from(b.toWellFormed()));
+}
+
+/** What a lossless parse of the canonical text must give back: numbers as their literal text. */
+function expected(value: JsonValue): unknown {
+  if (typeof value === 'bigint') return { num: value.toString() };
+  if (value instanceof JsonNumber) return { num: value.text };
+  if (typeof value === 'number') return Number.isFinite(value) ? { num: Object.is(value, -0) ? '0' : String(value) } : String(value);
+  if (typeof value === 'string') return value.toWellFormed();
+  if (value instanceof Uint8Array) return Buffer.from(value).toString('base64');
+  if (Array.isArray(value)) return value.map(expected);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.toWellFormed(), expected(v)]));
+  }
+  return value;
+}
+
+/** Every object's keys, in document order, must be sorted by UTF-8 bytes. */
+function keysSorted(value: unknown): boolean {
+  if (Array.isArray(value)) return value.every(keysSorted);
+  if (value === null || typeof value !== 'object' || 'num' in value) return true;
+  const keys = Object.keys(value);
+  return keys.every((k, i) => i === 0 || byUtf8(keys[i - 1], k) < 0) && Object.values(value).every(keysSorted);
+}
+
+const text = fc.oneof(fc.string({ unit: 'binary' }), fc.constantFrom('\ud800', 'a\udfffb', '<&>', '"\\\n\u0001', '\u{1F600}', '\uFFFD'));
+const key = fc.oneof(fc.string({ unit: 'binary', maxLength: 6 }), fc.constantFrom('\u{10000}', '\uFFFF', 'a', 'B'));
+const scalar: fc.Arbitrary<JsonValue> = fc.oneof(
+  fc.constant(null),
+  fc.boolean(),
+  fc.double(),
+  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+  fc.tuple(fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.nat()).map(([i, f]) => new JsonNumber(`${i}.${f}`)),
+  text,
+  fc.uint8Array({ maxLength: 8 }),
+);
+const value: fc.Arbitrary<JsonValue> = fc.letrec<{ v: JsonValue }>((tie) => ({
+  v: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, fc.array(tie('v'), { maxLength: 3 }), fc.dictionary(key, tie('v'), { maxKeys: 3 })),
+})).v;
+const row = fc.dictionary(key, value, { maxKeys: 5 });
+const documentArb = fc.dictionary(key.filter((k) => k !== ''), fc.dictionary(key, fc.array(row, { maxLength: 4 }), { maxKeys: 3 }), { maxKeys: 3 });
+
+function lossless(text: string): unknown {
+  return parse(text, null, (literal) => ({ num: literal }));
+}
+
+describe('CanonicalDocumentWriter properties', () => {
+  it('parses back losslessly to the same data, with sorted keys and exact big numbers (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(documentArb, fc.integer({ min: 1, max: 3 }), async (document, batchRows) => {
+        const { text, bytes } = await write(document, batchRows);
+        const parsed = lossless(text);
+        expect(parsed).toEqual(expected(document as unknown as JsonValue));
+        expect(keysSorted(parsed)).toBe(true);
+        expect(bytes).toBe(Buffer.byteLength(text));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('emits exactly the bytes of the reference encoder, whatever the batch size (property)', async () => {
+    await fc.assert(
+      fc.asyncProperty(documentArb, fc.integer({ min: 1, max: 4 }), async (document, batchRows) => {
+        expect((await write(document, batchRows)).text).toBe(encodeCanonicalJson(document));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps integers beyond 2^53 exact where JSON.parse would round them', async () => {
+    const { text } = await write({ c: { t: [{ big: 2n ** 64n + 1n, dec: new JsonNumber('0.10000000000000000000001') }] } });
+    expect(text).toBe('{"c":{"t":[{"big":18446744073709551617,"dec":0.10000000000000000000001}]}}');
+    expect(lossless(text)).toEqual({ c: { t: [{ big: { num: '18446744073709551617' }, dec: { num: '0.10000000000000000000001' } }] } });
+  });
+
+});
+
+describe('compareUtf8 property', () => {
+  it('agrees with a byte comparison of the UTF-8 encodings, lone surrogates counting as U+FFFD', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), fc.string({ unit: 'binary' }), (a, b) => {
+        const bytes = Math.sign(Buffer.compare(Buffer.from(a.toWellFormed()), Buffer.from(b.toWellFormed())));
+        expect(bytes === 0 ? compareUtf8(a.toWellFormed(), b.toWellFormed()) : Math.sign(compareUtf8(a, b))).toBe(bytes);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -20,5 +20,5 @@ export interface ConnectorAttributes {
 
 export function connectorAttributes(descriptor: ConnectionDescriptor): ConnectorAttributes {
   const attributes = descriptor.hostAttributes;
-  return attributes && typeof attributes === 'object' ? (attributes as ConnectorAttributes) : {};
+  return attributes && typeof attributes === 'object' ? (attributes) : {};
 }

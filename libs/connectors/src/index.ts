@@ -1,0 +1,44 @@
+// The public API of @fetcher/connectors: the registry hosts hand to createEngine, the per-type
+// factories and connectors, host safety, the typed error causes hosts map to FET codes, and the
+// naming rules hosts apply to requests. Everything else in src/ is internal.
+export { createConnectorRegistry, sslModesFor } from './registry';
+
+export { connectorAttributes, type ConnectorAttributes } from './common/attributes';
+export { resolveTimeouts, type ConnectorOptions } from './common/options';
+export { DEFAULT_CONNECTOR_TIMEOUTS, queryTimeoutMs, type ConnectorTimeouts } from './common/timeouts';
+export {
+  HostNotAllowedError,
+  SslModeNotAllowedError,
+  connectError,
+  hostNotAllowed,
+  sslModeNotAllowed,
+} from './common/errors';
+export {
+  DEFAULT_HOST_SAFETY_POLICY,
+  checkHostLiteral,
+  classifyAddress,
+  invalidAllowlistEntries,
+  resolveDialTarget,
+  type AddressClass,
+  type DialTarget,
+  type HostSafetyPolicy,
+  type LookupFn,
+} from './common/host-safety';
+export {
+  isSystemObject,
+  normaliseTableKey,
+  parseDatasourceType,
+  splitTableKey,
+  type DatasourceType,
+} from './common/naming';
+
+export { PostgresConnectorFactory } from './postgres/connector-factory.postgres';
+export { PostgresConnector } from './postgres/connector.postgres';
+export { MysqlConnectorFactory } from './mysql/connector-factory.mysql';
+export { MysqlConnector } from './mysql/connector.mysql';
+export { SqlServerConnectorFactory } from './sqlserver/connector-factory.sqlserver';
+export { SqlServerConnector } from './sqlserver/connector.sqlserver';
+export { OracleConnectorFactory } from './oracle/connector-factory.oracle';
+export { OracleConnector } from './oracle/connector.oracle';
+export { MongoConnectorFactory } from './mongodb/connector-factory.mongodb';
+export { MongoConnector } from './mongodb/connector.mongodb';

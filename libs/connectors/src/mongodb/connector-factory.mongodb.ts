@@ -1,0 +1,25 @@
+import { EngineError, type ConnectionDescriptor, type Connector, type ConnectorFactory } from '@fetcher/engine';
+import { resolveTimeouts, type ConnectorOptions } from '../common/options';
+import { checkSqlDescriptor } from '../sql/descriptor-checks';
+import { MONGO_SSL_MODES } from './client-options.mongodb';
+import { MongoConnector } from './connector.mongodb';
+
+/**
+ * Builds MongoDB connectors. `build` checks the descriptor and does no I/O (spec: worker-engine.md
+ * B3, C1): the client is created by the connector's testConnection.
+ */
+export class MongoConnectorFactory implements ConnectorFactory {
+  constructor(private readonly options: ConnectorOptions) {
+    resolveTimeouts(options); // a bad timeout override is a wiring mistake: fail at construction
+  }
+
+  build(descriptor: ConnectionDescriptor): Connector {
+    // The same type, host, port and SSL-mode checks (and texts) as the SQL types.
+    checkSqlDescriptor(descriptor, 'MONGODB', MONGO_SSL_MODES);
+    // Collections live in a database: without one there is nothing to list or read.
+    if (typeof descriptor.databaseName !== 'string' || descriptor.databaseName === '') {
+      throw new EngineError('validation', 'datasource database name is required');
+    }
+    return new MongoConnector(descriptor, this.options);
+  }
+}

@@ -1,0 +1,54 @@
+import { MYSQL_DIALECT, qualifiedName } from '../sql/dialect';
+import type { TableQueryPlan } from '../sql/discovered-schema';
+import type { BoundValue } from '../sql/where';
+import { buildSelect } from '../sql/select';
+
+export interface MysqlStatement {
+  readonly sql: string;
+  readonly values: readonly unknown[];
+  /** Columns to parse as JSON (MariaDB's LONGTEXT JSON), by the name the row carries. */
+  readonly jsonColumns: ReadonlySet<string>;
+}
+
+const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+export function mysqlStatement(plan: TableQueryPlan): MysqlStatement {
+  const q = (name: string) => MYSQL_DIALECT.quoteIdentifier(name);
+  const expressions = plan.columns.map((c) => (c.catalogName === c.name ? q(c.name) : `${q(c.catalogName)} AS ${q(c.name)}`));
+  const sql = buildSelect(MYSQL_DIALECT, qualifiedName(MYSQL_DIALECT, undefined, plan.table.table), expressions, plan.where);
+  const jsonColumns = new Set(plan.columns.filter((c) => c.kind === 'json').map((c) => c.name));
+  return { sql, values: plan.where.params.map(mysqlParam), jsonColumns };
+}
+
+/**
+ * A bound value in the form mysql2's client-side escaping turns into the right literal: bigint as
+ * digits, decimals as an exact numeric literal (a quoted string would be compared as a double),
+ * date-times in MySQL's own `YYYY-MM-DD HH:MM:SS.ffffff` (the session is UTC), bytes as X'..'.
+ */
+export function mysqlParam(bound: BoundValue): unknown {
+  const { kind, value } = bound;
+  if (value === null) return null;
+  switch (kind) {
+    case 'decimal':
+      return decimalLiteral(String(value));
+    case 'datetime':
+      return mysqlDateTimeLiteral(String(value));
+    case 'binary':
+      return Buffer.from(value as Uint8Array);
+    default:
+      return value;
+  }
+}
+
+function decimalLiteral(text: string): { toSqlString(): string } {
+  // Checked again here because this text is written into the statement unquoted.
+  if (!NUMERIC.test(text)) throw new TypeError('decimal filter value is not numeric');
+  return { toSqlString: () => text };
+}
+
+/** `2024-01-01T10:00:00.1234567Z` -> `2024-01-01 10:00:00.123456` (MySQL keeps microseconds). */
+export function mysqlDateTimeLiteral(iso: string): string {
+  const [date, rest] = iso.replace(/Z$/, '').split('T');
+  const [seconds, fraction] = rest.split('.');
+  return fraction === undefined ? `${date} ${seconds}` : `${date} ${seconds}.${fraction.slice(0, 6)}`;
+}

@@ -1,0 +1,289 @@
+/**
+ * The PostgreSQL connector (spec: worker-engine.md C1, C5). One pool of at most two sessions,
+ * opened by testConnection on the pinned address; discovery is cached and reused by queryStream.
+ * Unfiltered tables stream through `COPY ... TO STDOUT (FORMAT binary)` and are encoded into
+ * canonical JSON bytes here (CursorEncodedRows); filtered tables, whose values must be bound,
+ * read a server-side portal in batches of 256 rows (CursorRow).
+ */
+import {
+  EngineError,
+  compareUtf8,
+  type ConnectionDescriptor,
+  type Connector,
+  type QueryRequest,
+  type RowCursor,
+  type SchemaSnapshot,
+} from '@fetcher/engine';
+import { Pool, type PoolClient, type QueryResult, type QueryResultRow } from 'pg';
+import type { ConnectorAttributes } from '../common/attributes';
+import { connectError } from '../common/errors';
+import { resolveDialTarget, type DialTarget } from '../common/host-safety';
+import type { ConnectorOptions } from '../common/options';
+import { queryTimeoutMs, type ConnectorTimeouts } from '../common/timeouts';
+import { abortError, raceAbort, statementTimeout, throwIfAborted, withTimeout } from '../sql/abort';
+import { POSTGRES_DIALECT, qualifiedName } from '../sql/dialect';
+import { EXACT_NAMES, planTableQuery, toSnapshot, type DiscoveredSchema, type TableQueryPlan } from '../sql/discovered-schema';
+import { buildSelect } from '../sql/select';
+import type { BoundValue } from '../sql/where';
+import { sendCancelRequest } from './cancel-request.postgres';
+import type { ClientLease } from './client-lease.postgres';
+import {
+  POSTGRES_PING_SQL,
+  POSTGRES_SESSION_SQL,
+  postgresPoolConfig,
+  postgresTlsAttempts,
+  type PostgresTls,
+} from './connection-options.postgres';
+import { copyPlan } from './copy-columns.postgres';
+import { CopyTableSource } from './copy-table-source.postgres';
+import {
+  POSTGRES_COLUMNS_SQL,
+  POSTGRES_TABLES_SQL,
+  buildPostgresSchema,
+  discoveryScope,
+  postgresColumn,
+  type PostgresColumn,
+  type PostgresColumnRow,
+  type PostgresTableRow,
+} from './discovery.postgres';
+import { PortalTableSource } from './portal-table-source.postgres';
+import { PostgresRowCursor, type TableSource } from './row-cursor.postgres';
+import { isQueryCanceled } from './sql-state.postgres';
+import { textConverter } from './value-mapping.postgres';
+
+export interface PostgresConnectorConfig {
+  readonly descriptor: ConnectionDescriptor;
+  readonly attributes: ConnectorAttributes;
+  readonly options: ConnectorOptions;
+  readonly timeouts: ConnectorTimeouts;
+  readonly sslMode: string;
+  /** The COPY fast path for unfiltered tables (default on); off, every table takes the row path. */
+  readonly copyFastPath?: boolean;
+}
+
+/** pg's Client carries the cancel key at runtime; @types/pg does not declare it. */
+interface CancelKey {
+  readonly processID: number | null;
+  readonly secretKey: number | null;
+}
+
+export class PostgresConnector implements Connector {
+  readonly #config: PostgresConnectorConfig;
+  #pool: Pool | undefined;
+  #target: DialTarget | undefined;
+  #utf8 = false;
+  #schema: DiscoveredSchema | undefined;
+  readonly #initialised = new WeakSet<PoolClient>();
+  readonly #leases = new Set<ClientLease>();
+  #closed = false;
+
+  constructor(config: PostgresConnectorConfig) {
+    this.#config = config;
+  }
+
+  async testConnection(signal: AbortSignal): Promise<void> {
+    throwIfAborted(signal);
+    if (this.#closed) throw connectError();
+    const budget = withTimeout(signal, this.#config.timeouts.connectMs);
+    try {
+      if (this.#pool) {
+        await this.#ping(budget);
+        return;
+      }
+      const { descriptor, options, attributes, sslMode } = this.#config;
+      const target = await resolveDialTarget(descriptor.host, options.hostSafety, {
+        lookup: options.lookup,
+        signal: budget,
+        exempt: attributes.internal === true,
+      });
+      this.#target = target;
+      const attempts = postgresTlsAttempts(sslMode, attributes.ssl, target.servername);
+      for (let i = 0; i < attempts.length; i++) {
+        try {
+          await this.#open(target, attempts[i], budget);
+          return;
+        } catch (error) {
+          await this.#endPool();
+          // allow/prefer: the other transport gets its turn, unless time is up.
+          if (i === attempts.length - 1 || budget.aborted) throw error;
+        }
+      }
+    } catch (error) {
+      await this.#endPool();
+      if (signal.aborted) throw abortError(signal);
+      // Host safety's denial (validation) and a DNS failure (already connect) pass as they are.
+      if (error instanceof EngineError && (error.category === 'validation' || error.category === 'connect')) throw error;
+      throw connectError(error);
+    }
+  }
+
+  async discoverSchema(signal: AbortSignal): Promise<SchemaSnapshot> {
+    await this.#ensureOpen(signal);
+    const { timeouts, attributes, descriptor } = this.#config;
+    const budget = withTimeout(signal, timeouts.discoveryMs);
+    const lease = await this.#acquire(budget);
+    let healthy = false;
+    try {
+      const scope = discoveryScope(attributes.schemaScope);
+      await this.#run(lease, `SET statement_timeout = ${Math.ceil(timeouts.discoveryMs)}`, [], budget);
+      const tables = await this.#run<PostgresTableRow>(lease, POSTGRES_TABLES_SQL, [scope], budget);
+      const columns = await this.#run<PostgresColumnRow>(lease, POSTGRES_COLUMNS_SQL, [scope], budget);
+      healthy = true;
+      this.#schema = buildPostgresSchema(tables, columns);
+    } catch (error) {
+      if (signal.aborted) throw abortError(signal);
+      throw isQueryCanceled(error) || budget.aborted ? statementTimeout(error) : error;
+    } finally {
+      lease.release(healthy);
+    }
+    return toSnapshot(descriptor.configName, this.#schema);
+  }
+
+  async queryStream(request: QueryRequest, signal: AbortSignal): Promise<RowCursor> {
+    if (this.#schema === undefined) await this.discoverSchema(signal);
+    const schema = this.#schema as DiscoveredSchema;
+    const keys = Object.keys(request.tables).sort(compareUtf8);
+    // Every table is resolved before the first row moves: a bad name fails the step up front.
+    const plans = new Map(keys.map((key) => [key, planTableQuery(schema, POSTGRES_DIALECT, EXACT_NAMES, request, key)]));
+    return new PostgresRowCursor(keys, (key, tableSignal) => this.#openTable(key, plans.get(key)!, tableSignal), signal);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    // A session still streaming would keep pool.end() waiting; drop it instead.
+    for (const lease of [...this.#leases]) lease.release(false);
+    await this.#endPool();
+  }
+
+  async #openTable(key: string, plan: TableQueryPlan, signal: AbortSignal): Promise<TableSource> {
+    const lease = await this.#acquire(signal);
+    try {
+      const timeoutMs = queryTimeoutMs(this.#config.timeouts, plan.filtered);
+      await this.#run(lease, `SET statement_timeout = ${Math.ceil(timeoutMs)}`, [], signal);
+      const columns = canonicalOrder(plan.columns.map(postgresColumn));
+      const table = qualifiedName(POSTGRES_DIALECT, plan.table.schema, plan.table.table);
+      if (this.#config.copyFastPath !== false && this.#utf8 && !plan.filtered) {
+        return new CopyTableSource({ lease, table: key, plan: copyPlan(POSTGRES_DIALECT, table, columns), signal });
+      }
+      const select = columns.map((c) => POSTGRES_DIALECT.quoteIdentifier(c.catalogName));
+      return new PortalTableSource({
+        lease,
+        table: key,
+        sql: buildSelect(POSTGRES_DIALECT, table, select, plan.where),
+        params: plan.where.params.map(toPgParam),
+        columns: columns.map((c) => ({ name: c.name, convert: textConverter(c) })),
+        signal,
+      });
+    } catch (error) {
+      lease.release(false);
+      throw error;
+    }
+  }
+
+  async #open(target: DialTarget, tls: PostgresTls, signal: AbortSignal): Promise<void> {
+    const { descriptor, attributes, timeouts } = this.#config;
+    const pool = new Pool(postgresPoolConfig({ descriptor, attributes, target, tls, timeouts }));
+    // An idle session that dies emits 'error' on the pool; the next checkout reports the failure.
+    pool.on('error', () => undefined);
+    this.#pool = pool;
+    await this.#ping(signal);
+  }
+
+  async #ping(signal: AbortSignal): Promise<void> {
+    const lease = await this.#acquire(signal);
+    let healthy = false;
+    try {
+      const rows = await this.#run<{ server_encoding: string }>(lease, POSTGRES_PING_SQL, [], signal);
+      // COPY passes text through in the server's encoding; only UTF-8 is canonical as it comes.
+      this.#utf8 = rows[0]?.server_encoding === 'UTF8';
+      healthy = true;
+    } finally {
+      lease.release(healthy);
+    }
+  }
+
+  async #ensureOpen(signal: AbortSignal): Promise<void> {
+    if (this.#closed) throw new EngineError('unavailable', 'connector is closed');
+    if (!this.#pool) await this.testConnection(signal);
+  }
+
+  /** A pooled session with the session settings applied; dropped if the signal aborts first. */
+  async #acquire(signal: AbortSignal): Promise<ClientLease> {
+    const pool = this.#pool;
+    if (!pool || this.#closed) throw new EngineError('unavailable', 'connector is closed');
+    const connecting = pool.connect();
+    const client = await raceAbort(connecting, signal, () => {
+      connecting.then((late) => late.release(true), () => undefined);
+    });
+    const lease = this.#lease(client);
+    if (!this.#initialised.has(client)) {
+      // While checked out the pool listens to no 'error' on the client; a socket failure must not crash the process.
+      client.on('error', () => undefined);
+      try {
+        await this.#run(lease, POSTGRES_SESSION_SQL, [], signal);
+      } catch (error) {
+        lease.release(false);
+        throw error;
+      }
+      this.#initialised.add(client);
+    }
+    return lease;
+  }
+
+  #lease(client: PoolClient): ClientLease {
+    const { descriptor, timeouts } = this.#config;
+    const target = this.#target;
+    let released = false;
+    const lease: ClientLease = {
+      client,
+      settleMs: timeouts.connectMs,
+      cancel: async () => {
+        const key = client as unknown as CancelKey;
+        if (!target || key.processID === null || key.secretKey === null) return;
+        await sendCancelRequest(
+          { address: target.address, port: descriptor.port, processId: key.processID, secretKey: key.secretKey },
+          timeouts.connectMs,
+        );
+      },
+      release: (healthy: boolean) => {
+        if (released) return;
+        released = true;
+        this.#leases.delete(lease);
+        client.release(healthy ? undefined : true);
+      },
+    };
+    this.#leases.add(lease);
+    return lease;
+  }
+
+  async #run<T>(lease: ClientLease, sql: string, params: readonly unknown[], signal: AbortSignal): Promise<T[]> {
+    const work = lease.client.query<QueryResultRow>({ text: sql, values: [...params] });
+    // A simple-protocol statement list (the session settings) answers with one result per statement.
+    const result: unknown = await raceAbort(work, signal, () => void lease.cancel());
+    const last = (Array.isArray(result) ? result[result.length - 1] : result) as QueryResult | undefined;
+    return (last?.rows ?? []) as T[];
+  }
+
+  async #endPool(): Promise<void> {
+    const pool = this.#pool;
+    this.#pool = undefined;
+    if (!pool) return;
+    await pool.end().catch(() => undefined);
+  }
+}
+
+/** Row keys in canonical (UTF-8) order, each once. */
+function canonicalOrder(columns: readonly PostgresColumn[]): PostgresColumn[] {
+  const byName = new Map<string, PostgresColumn>();
+  for (const column of columns) if (!byName.has(column.name)) byName.set(column.name, column);
+  return [...byName.values()].sort((a, b) => compareUtf8(a.name, b.name));
+}
+
+/** Bound filter values as pg parameters: bigints as digit strings, bytes as Buffers. */
+export function toPgParam(bound: BoundValue): unknown {
+  const { value } = bound;
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  return value;
+}

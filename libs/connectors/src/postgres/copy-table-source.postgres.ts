@@ -1,0 +1,108 @@
+/**
+ * One table through the COPY fast path: the server streams binary tuples, the encoder turns them
+ * into canonical row bytes, and the items wait in a queue of at most `maxQueued` chunks; a full
+ * queue pauses the socket (back-pressure), an emptied one resumes it.
+ */
+import type { CursorEncodedRows, CursorItem } from '@fetcher/engine';
+import { abortError, statementTimeout } from '../sql/abort';
+import { settlesWithin, type ClientLease } from './client-lease.postgres';
+import type { CopyPlan } from './copy-columns.postgres';
+import { CopyOutQuery } from './copy-out-query.postgres';
+import { CopyRowEncoder } from './copy-row-encoder.postgres';
+import { isQueryCanceled } from './sql-state.postgres';
+import type { TableSource } from './row-cursor.postgres';
+
+export interface CopyTableSourceOptions {
+  readonly lease: ClientLease;
+  /** The snapshot key the items carry. */
+  readonly table: string;
+  readonly plan: CopyPlan;
+  readonly signal: AbortSignal;
+  /** Bytes per emitted chunk at most (whole rows; a chunk may exceed it by one row); 256 rows at most in any case. */
+  readonly chunkBytes?: number;
+  /** Chunks buffered before the socket is paused. */
+  readonly maxQueued?: number;
+}
+
+export class CopyTableSource implements TableSource {
+  readonly #options: CopyTableSourceOptions;
+  readonly #query: CopyOutQuery;
+  readonly #encoder: CopyRowEncoder;
+  readonly #queue: CursorEncodedRows[] = [];
+  readonly #maxQueued: number;
+  readonly #onAbort = (): void => this.#notify();
+  #wake: (() => void) | undefined;
+  #encoderFinished = false;
+  #cancelled = false;
+  #closing: Promise<void> | undefined;
+
+  constructor(options: CopyTableSourceOptions) {
+    this.#options = options;
+    this.#maxQueued = options.maxQueued ?? 2;
+    this.#encoder = new CopyRowEncoder(options.plan.fields, (encoded, rowCount) => this.#enqueue(encoded, rowCount), options.chunkBytes);
+    this.#query = new CopyOutQuery(options.plan.sql, (chunk, start, end) => this.#encoder.push(chunk, start, end), () => this.#notify());
+    options.signal.addEventListener('abort', this.#onAbort, { once: true });
+    void options.lease.client.query(this.#query);
+  }
+
+  async next(): Promise<CursorItem | null> {
+    const { signal } = this.#options;
+    for (;;) {
+      if (signal.aborted) throw abortError(signal);
+      if (this.#query.failure !== undefined) throw this.#query.failure;
+      const item = this.#queue.shift();
+      if (item) {
+        if (this.#queue.length === 0) this.#query.resume();
+        return item;
+      }
+      if (this.#query.settled) {
+        try {
+          await this.#query.finished;
+        } catch (error) {
+          throw isQueryCanceled(error) && !this.#cancelled ? statementTimeout(error) : error;
+        }
+        if (this.#encoderFinished) return null;
+        this.#encoderFinished = true;
+        this.#encoder.finish(); // the last rows land in the queue
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        this.#wake = resolve;
+      });
+    }
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  async #close(): Promise<void> {
+    const { lease, signal } = this.#options;
+    signal.removeEventListener('abort', this.#onAbort);
+    this.#queue.length = 0;
+    if (this.#query.settled) {
+      lease.release(this.#query.succeeded);
+      return;
+    }
+    // Stopped early (abort, failure or the caller left): cancel the statement, read what is still
+    // in flight without keeping it, and wait for the server to end the statement.
+    this.#cancelled = true;
+    this.#query.discard();
+    await lease.cancel();
+    const settled = await settlesWithin(this.#query.finished, lease.settleMs);
+    lease.release(settled);
+  }
+
+  #enqueue(encoded: Uint8Array, rowCount: number): void {
+    this.#queue.push({ table: this.#options.table, encoded, rowCount });
+    if (this.#queue.length >= this.#maxQueued) this.#query.pause();
+    this.#notify();
+  }
+
+  #notify(): void {
+    const wake = this.#wake;
+    this.#wake = undefined;
+    wake?.();
+  }
+}

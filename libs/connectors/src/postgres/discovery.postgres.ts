@@ -1,0 +1,76 @@
+/**
+ * PostgreSQL schema discovery (spec: worker-engine.md C5, manager-api.md 11.1): base tables and
+ * columns of the schemas in scope (`public` when the scope is empty). Tables in `public` get bare
+ * keys, others `schema.table`; names keep their catalog case; system objects are left out.
+ */
+import { compareUtf8 } from '@fetcher/engine';
+import { isSystemObject } from '../common/naming';
+import { sortColumns, sortTables, type DiscoveredColumn, type DiscoveredSchema, type DiscoveredTable } from '../sql/discovered-schema';
+import { postgresColumnKind, type PostgresColumnType } from './value-mapping.postgres';
+
+export const POSTGRES_TABLES_SQL =
+  "SELECT table_schema, table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema = ANY($1)";
+
+export const POSTGRES_COLUMNS_SQL =
+  'SELECT table_schema, table_name, column_name, data_type, udt_name FROM information_schema.columns WHERE table_schema = ANY($1)';
+
+export const DEFAULT_SCHEMA = 'public';
+
+export interface PostgresTableRow {
+  readonly table_schema: string;
+  readonly table_name: string;
+}
+
+export interface PostgresColumnRow extends PostgresTableRow {
+  readonly column_name: string;
+  readonly data_type: string;
+  readonly udt_name: string;
+}
+
+/** A discovered column with the type facts the value mapping needs. `nativeType` is the `udt_name`. */
+export interface PostgresColumn extends DiscoveredColumn, PostgresColumnType {}
+
+/** The schemas to read: the scope's distinct names, `public` when empty. `PUBLIC` in any case means `public`. */
+export function discoveryScope(scope: readonly string[] | undefined): string[] {
+  const names = (scope ?? []).filter((s) => typeof s === 'string' && s !== '').map((s) => (s.toLowerCase() === DEFAULT_SCHEMA ? DEFAULT_SCHEMA : s));
+  const distinct = [...new Set(names)].sort(compareUtf8);
+  return distinct.length === 0 ? [DEFAULT_SCHEMA] : distinct;
+}
+
+export function tableKey(schema: string, table: string): string {
+  return schema === DEFAULT_SCHEMA ? table : `${schema}.${table}`;
+}
+
+/** Sorted tables with their sorted columns; views, other schemas' rows and system objects are dropped. */
+export function buildPostgresSchema(tables: readonly PostgresTableRow[], columns: readonly PostgresColumnRow[]): DiscoveredSchema {
+  const byTable = new Map<string, { table: DiscoveredTable; columns: PostgresColumn[] }>();
+  const id = (schema: string, table: string): string => JSON.stringify([schema, table]);
+  for (const row of tables) {
+    const key = tableKey(row.table_schema, row.table_name);
+    if (isSystemObject('POSTGRESQL', row.table_schema) || isSystemObject('POSTGRESQL', key)) continue;
+    const list: PostgresColumn[] = [];
+    byTable.set(id(row.table_schema, row.table_name), { table: { key, schema: row.table_schema, table: row.table_name, columns: list }, columns: list });
+  }
+  for (const row of columns) {
+    const entry = byTable.get(id(row.table_schema, row.table_name));
+    if (!entry) continue; // a view's column, or a table left out above
+    const type = { dataType: row.data_type, udtName: row.udt_name };
+    entry.columns.push({
+      name: row.column_name,
+      catalogName: row.column_name,
+      kind: postgresColumnKind(type),
+      nativeType: row.udt_name,
+      ...type,
+    });
+  }
+  for (const entry of byTable.values()) sortColumns(entry.columns);
+  return sortTables([...byTable.values()].map((entry) => entry.table));
+}
+
+/** The type facts of a column this connector discovered. */
+export function postgresColumn(column: DiscoveredColumn): PostgresColumn {
+  const candidate = column as Partial<PostgresColumn>;
+  if (typeof candidate.dataType === 'string' && typeof candidate.udtName === 'string') return column as PostgresColumn;
+  // Not from this connector's discovery: treat the native type as the udt name.
+  return { ...column, dataType: column.nativeType, udtName: column.nativeType };
+}

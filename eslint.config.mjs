@@ -13,7 +13,9 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+      // One program for every file: nested tsconfigs (examples/, bench/) resolve @fetcher/* through
+      // built dist/ folders, which a fresh clone does not have yet; the root config maps them to src.
+      parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname },
     },
     plugins: { boundaries },
     settings: {

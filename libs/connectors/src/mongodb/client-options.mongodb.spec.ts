@@ -1,19 +1,11 @@
 import type { LookupFunction } from 'node:net';
 import { MongoClient } from 'mongodb';
-import type { ConnectionDescriptor } from '@fetcher/engine';
 import type { ConnectorAttributes } from '../common/attributes';
 import { DEFAULT_CONNECTOR_TIMEOUTS } from '../common/timeouts';
 import { MONGO_SSL_MODES, mongoClientOptions, mongoConnectionString } from './client-options.mongodb';
+import { mongoDescriptor } from './testing/mongo-descriptor';
 
-const descriptor = (overrides: Partial<ConnectionDescriptor> = {}): ConnectionDescriptor => ({
-  configName: 'crm',
-  type: 'MONGODB',
-  host: 'db.example.com',
-  port: 27017,
-  databaseName: 'crm',
-  userName: 'reader',
-  ...overrides,
-});
+const descriptor = mongoDescriptor;
 const lookup: LookupFunction = () => undefined;
 const options = (mode: string, attributes: ConnectorAttributes = {}) =>
   mongoClientOptions(mode, attributes, DEFAULT_CONNECTOR_TIMEOUTS, lookup);

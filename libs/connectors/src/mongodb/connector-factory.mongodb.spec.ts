@@ -3,17 +3,10 @@ import { SslModeNotAllowedError } from '../common/errors';
 import type { ConnectorOptions } from '../common/options';
 import { MongoConnector } from './connector.mongodb';
 import { MongoConnectorFactory } from './connector-factory.mongodb';
+import { mongoDescriptor } from './testing/mongo-descriptor';
 
 const options: ConnectorOptions = { hostSafety: { allowPrivate: true, allowlist: [] } };
-const descriptor = (overrides: Partial<ConnectionDescriptor> = {}): ConnectionDescriptor => ({
-  configName: 'crm',
-  type: 'MONGODB',
-  host: 'db.example.com',
-  port: 27017,
-  databaseName: 'crm',
-  userName: '',
-  ...overrides,
-});
+const descriptor = (overrides: Partial<ConnectionDescriptor> = {}): ConnectionDescriptor => mongoDescriptor({ userName: '', ...overrides });
 
 describe(MongoConnectorFactory.name, () => {
   const sut = new MongoConnectorFactory(options);

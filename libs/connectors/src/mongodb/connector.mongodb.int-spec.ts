@@ -11,15 +11,14 @@ import {
   EngineError,
   encodeCanonicalRow,
   type ConnectionDescriptor,
-  type CursorItem,
   type FilterCondition,
   type QueryRequest,
   type Row,
-  type RowCursor,
 } from '@fetcher/engine';
 import { HostNotAllowedError } from '../common/errors';
 import type { LookupFn } from '../common/host-safety';
 import type { ConnectorOptions } from '../common/options';
+import { drainRows } from '../testing/drain-cursor';
 import type { MongoConnector } from './connector.mongodb';
 import { MongoConnectorFactory } from './connector-factory.mongodb';
 
@@ -74,21 +73,8 @@ function connector(d: ConnectionDescriptor = descriptor(), o: ConnectorOptions =
 
 const signal = () => new AbortController().signal;
 
-async function drain(cursor: RowCursor): Promise<{ table: string; row: Row }[]> {
-  const out: { table: string; row: Row }[] = [];
-  try {
-    for (let item: CursorItem | null = await cursor.next(); item !== null; item = await cursor.next()) {
-      if (!('row' in item)) throw new Error('unexpected pre-encoded rows');
-      out.push({ table: item.table, row: item.row });
-    }
-  } finally {
-    await cursor.close();
-  }
-  return out;
-}
-
 async function query(sut: MongoConnector, request: Omit<QueryRequest, 'configName'>): Promise<{ table: string; row: Row }[]> {
-  return drain(await sut.queryStream({ configName: 'crm', ...request }, signal()));
+  return drainRows(await sut.queryStream({ configName: 'crm', ...request }, signal()));
 }
 
 /** The `_id`s a filter on `people` selects, sorted. */

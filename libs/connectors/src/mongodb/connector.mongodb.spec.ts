@@ -7,6 +7,7 @@ import { HostNotAllowedError } from '../common/errors';
 import type { LookupFn } from '../common/host-safety';
 import type { ConnectorOptions } from '../common/options';
 import { MongoConnector, type MongoClientLike } from './connector.mongodb';
+import { mongoDescriptor } from './testing/mongo-descriptor';
 
 const PASSWORD = 'Sup3r-S3cret!';
 
@@ -36,17 +37,8 @@ class FakeClient implements MongoClientLike {
   }
 }
 
-const descriptor = (overrides: Partial<ConnectionDescriptor> = {}, attributes: ConnectorAttributes = {}): ConnectionDescriptor => ({
-  configName: 'crm',
-  type: 'MONGODB',
-  host: 'db.example.com',
-  port: 27017,
-  databaseName: 'crm',
-  userName: 'reader',
-  sslMode: 'true',
-  hostAttributes: { password: PASSWORD, ...attributes },
-  ...overrides,
-});
+const descriptor = (overrides: Partial<ConnectionDescriptor> = {}, attributes: ConnectorAttributes = {}): ConnectionDescriptor =>
+  mongoDescriptor({ sslMode: 'true', hostAttributes: { password: PASSWORD, ...attributes }, ...overrides });
 
 const lookups: string[] = [];
 const fakeDns: LookupFn = (hostname) => {

@@ -21,7 +21,7 @@ import { resolveDialTarget, type DialTarget } from '../common/host-safety';
 import { resolveTimeouts, type ConnectorOptions } from '../common/options';
 import { queryTimeoutMs, type ConnectorTimeouts } from '../common/timeouts';
 import { abortError, raceAbort, throwIfAborted, withTimeout } from '../sql/abort';
-import { SequentialTableCursor } from '../sql/table-cursor';
+import { SequentialTableCursor, openAsItems } from '../sql/table-cursor';
 import { mongoClientOptions, mongoConnectionString } from './client-options.mongodb';
 import { buildFilterDocument } from './filter-document.mongodb';
 import { pinnedLookup } from './pinned-lookup.mongodb';
@@ -117,7 +117,7 @@ export class MongoConnector implements Connector {
       }
     }
     const open = (table: string, tableSignal: AbortSignal) => Promise.resolve(this.openTable(db, queries.get(table)!, tableSignal));
-    return new SequentialTableCursor(tables, open, signal);
+    return new SequentialTableCursor(tables, openAsItems(open), signal);
   }
 
   async close(): Promise<void> {

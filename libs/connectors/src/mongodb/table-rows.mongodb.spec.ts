@@ -1,6 +1,6 @@
 import { BSON, MongoServerError } from 'mongodb';
 import { EngineError } from '@fetcher/engine';
-import { SequentialTableCursor } from '../sql/table-cursor';
+import { SequentialTableCursor, openAsItems } from '../sql/table-cursor';
 import { MongoTableRows, type DocumentSource } from './table-rows.mongodb';
 
 /** A driver cursor stand-in over fixed items, recording how it was used. */
@@ -70,7 +70,7 @@ describe(MongoTableRows.name, () => {
     const controller = new AbortController();
     const cursor = new SequentialTableCursor(
       ['a', 'b', 'c'],
-      (table) => Promise.resolve(new MongoTableRows(sources[table])),
+      openAsItems((table) => Promise.resolve(new MongoTableRows(sources[table]))),
       controller.signal,
     );
     const seen = [await cursor.next(), await cursor.next(), await cursor.next()];

@@ -3,15 +3,13 @@ import {
   EngineError,
   JsonNumber,
   encodeCanonicalRow,
-  isEncodedRows,
   type ConnectionDescriptor,
   type Connector,
-  type CursorRow,
   type QueryRequest,
-  type RowCursor,
 } from '@fetcher/engine';
 import { createConnection, type Connection } from 'mysql2/promise';
 import type { ConnectorOptions } from '../common/options';
+import { drainRows } from '../testing/drain-cursor';
 import { MysqlConnectorFactory } from './connector-factory.mysql';
 
 const suffix = randomBytes(4).toString('hex');
@@ -68,19 +66,6 @@ const ALL_CUSTOMER_FIELDS = [
   'profile', 'ratio', 'score', 'seen_at', 'status', 'tiny', 'valid_until', 'wake', 'width', 'yr',
 ];
 
-async function drain(cursor: RowCursor): Promise<CursorRow[]> {
-  const rows: CursorRow[] = [];
-  try {
-    for (let item = await cursor.next(); item !== null; item = await cursor.next()) {
-      if (isEncodedRows(item)) throw new Error('the MySQL connector emits value rows');
-      rows.push(item);
-    }
-  } finally {
-    await cursor.close();
-  }
-  return rows;
-}
-
 describe('MysqlConnector against a real MariaDB', () => {
   let admin: Connection;
   const factory = new MysqlConnectorFactory(OPTIONS);
@@ -88,7 +73,7 @@ describe('MysqlConnector against a real MariaDB', () => {
   const signal = new AbortController().signal;
 
   const query = async (request: Omit<QueryRequest, 'configName'>) =>
-    drain(await sut.queryStream({ configName: 'crm', ...request }, signal));
+    drainRows(await sut.queryStream({ configName: 'crm', ...request }, signal));
   const customerIds = async (filters: Record<string, unknown>) =>
     (await query({ tables: { Customers: ['id'] }, filters: { Customers: filters as never } })).map((r) => r.row.id);
 
@@ -355,7 +340,7 @@ describe('MysqlConnector against a real MariaDB', () => {
       const preferred = factory.build(descriptor({ sslMode: 'preferred' }));
       try {
         await preferred.testConnection(signal);
-        expect(await drain(await preferred.queryStream({ configName: 'crm', tables: { empty_table: ['id'] } }, signal))).toEqual([]);
+        expect(await drainRows(await preferred.queryStream({ configName: 'crm', tables: { empty_table: ['id'] } }, signal))).toEqual([]);
       } finally {
         await preferred.close();
       }

@@ -3,28 +3,18 @@
  * connections, opened by testConnection; discovery is cached and reused by queryStream; rows
  * stream with back-pressure from mysql2's `.stream()`.
  */
-import {
-  EngineError,
-  compareUtf8,
-  type ConnectionDescriptor,
-  type Connector,
-  type QueryRequest,
-  type Row,
-  type RowCursor,
-  type SchemaSnapshot,
-} from '@fetcher/engine';
+import type { Row } from '@fetcher/engine';
 import { createPool, type Pool, type PoolConnection, type QueryOptions } from 'mysql2';
-import type { ConnectorAttributes } from '../common/attributes';
-import { connectError } from '../common/errors';
-import { resolveDialTarget, type DialTarget } from '../common/host-safety';
-import type { ConnectorOptions } from '../common/options';
-import { queryTimeoutMs, type ConnectorTimeouts } from '../common/timeouts';
-import { raceAbort, statementTimeout, withTimeout } from '../sql/abort';
-import { runConnectStage } from '../sql/connect-stage';
+import type { DialTarget } from '../common/host-safety';
+import { queryTimeoutMs } from '../common/timeouts';
+import { raceAbort, statementTimeout } from '../sql/abort';
 import { MYSQL_DIALECT } from '../sql/dialect';
-import { EXACT_NAMES, planTableQuery, toSnapshot, type DiscoveredSchema, type TableQueryPlan } from '../sql/discovered-schema';
+import { EXACT_NAMES, type DiscoveredSchema, type TableQueryPlan } from '../sql/discovered-schema';
+import { driverErrorCode } from '../sql/driver-error-code';
+import { PooledSqlConnector } from '../sql/pooled-sql-connector';
 import { ReadableTableRows } from '../sql/readable-rows';
-import { SequentialTableCursor, type TableRows } from '../sql/table-cursor';
+import type { SqlConnectorConfig } from '../sql/sql-connector-config';
+import { tableItems, type TableSource } from '../sql/table-cursor';
 import { MYSQL_SESSION_SQL, mysqlPoolOptions, mysqlSslOptions } from './connection-options.mysql';
 import {
   MYSQL_CHECKS_SQL,
@@ -38,148 +28,111 @@ import {
 import { mysqlStatement } from './statement.mysql';
 import { mysqlTypeCast } from './value-mapping.mysql';
 
-export interface MysqlConnectorConfig {
-  readonly descriptor: ConnectionDescriptor;
-  readonly attributes: ConnectorAttributes;
-  readonly options: ConnectorOptions;
-  readonly timeouts: ConnectorTimeouts;
-  readonly sslMode: string;
-}
-
 /** Server errors (structured codes) meaning "this server has no CHECK_CONSTRAINTS view as MariaDB has it". */
 const NO_CHECK_VIEW = new Set(['ER_BAD_FIELD_ERROR', 'ER_UNKNOWN_TABLE', 'ER_NO_SUCH_TABLE']);
 const STREAM_HIGH_WATER_MARK = 256;
 
-export class MysqlConnector implements Connector {
-  readonly #config: MysqlConnectorConfig;
-  #pool: Pool | undefined;
-  #schema: DiscoveredSchema | undefined;
+export class MysqlConnector extends PooledSqlConnector<Pool> {
   readonly #initialised = new WeakSet<PoolConnection>();
   readonly #checkedOut = new Set<PoolConnection>();
-  #closed = false;
 
-  constructor(config: MysqlConnectorConfig) {
-    this.#config = config;
+  constructor(config: SqlConnectorConfig) {
+    super(config, { dialect: MYSQL_DIALECT, names: EXACT_NAMES });
   }
 
-  async testConnection(signal: AbortSignal): Promise<void> {
-    if (this.#closed) throw connectError();
-    await runConnectStage(
-      signal,
-      this.#config.timeouts.connectMs,
-      async (budget) => {
-        if (this.#pool) return this.#ping(budget);
-        const { descriptor, options, attributes, sslMode } = this.#config;
-        const target = await resolveDialTarget(descriptor.host, options.hostSafety, {
-          lookup: options.lookup,
-          signal: budget,
-          exempt: attributes.internal === true,
-        });
-        try {
-          await this.#open(target, mysqlSslOptions(sslMode, attributes.ssl), budget);
-        } catch (error) {
-          // `preferred`: TLS when the server offers it, plain otherwise (C6).
-          if (sslMode !== 'preferred' || errorCode(error) !== 'HANDSHAKE_NO_SSL_SUPPORT') throw error;
-          await this.#endPool();
-          await this.#open(target, undefined, budget);
-        }
-      },
-      () => this.#endPool(),
+  protected override async open(budget: AbortSignal): Promise<void> {
+    const { attributes, sslMode } = this.config;
+    const target = await this.dialTarget(budget);
+    try {
+      await this.#openPool(target, mysqlSslOptions(sslMode, attributes.ssl), budget);
+    } catch (error) {
+      // `preferred`: TLS when the server offers it, plain otherwise (C6).
+      if (sslMode !== 'preferred' || driverErrorCode(error) !== 'HANDSHAKE_NO_SSL_SUPPORT') throw error;
+      await this.closePool();
+      await this.#openPool(target, undefined, budget);
+    }
+  }
+
+  protected override async ping(signal: AbortSignal): Promise<void> {
+    await this.#withConnection(signal, (connection) =>
+      raceAbort(
+        new Promise<void>((resolve, reject) => connection.ping((error) => (error ? reject(error) : resolve()))),
+        signal,
+        () => connection.destroy(),
+      ),
     );
   }
 
-  async discoverSchema(signal: AbortSignal): Promise<SchemaSnapshot> {
-    await this.#ensureOpen(signal);
-    const budget = withTimeout(signal, this.#config.timeouts.discoveryMs);
-    const connection = await this.#acquire(budget);
-    let healthy = false;
-    try {
+  protected override async readSchema(budget: AbortSignal): Promise<DiscoveredSchema> {
+    const catalog = await this.#withConnection(budget, async (connection) => {
       const tables = await this.#run<MysqlTableRow>(connection, { sql: MYSQL_TABLES_SQL }, budget);
       const columns = await this.#run<MysqlColumnRow>(connection, { sql: MYSQL_COLUMNS_SQL }, budget);
       const checks = await this.#run<MysqlCheckRow>(connection, { sql: MYSQL_CHECKS_SQL }, budget).catch((error: unknown) => {
-        if (NO_CHECK_VIEW.has(errorCode(error) ?? '')) return [];
+        if (NO_CHECK_VIEW.has(driverErrorCode(error) ?? '')) return [];
         throw error;
       });
-      healthy = true;
-      this.#schema = buildMysqlSchema(tables, columns, checks);
-    } finally {
-      this.#release(connection, healthy);
-    }
-    return toSnapshot(this.#config.descriptor.configName, this.#schema);
+      return { tables, columns, checks };
+    });
+    return buildMysqlSchema(catalog.tables, catalog.columns, catalog.checks);
   }
 
-  async queryStream(request: QueryRequest, signal: AbortSignal): Promise<RowCursor> {
-    if (this.#schema === undefined) await this.discoverSchema(signal);
-    const schema = this.#schema as DiscoveredSchema;
-    const keys = Object.keys(request.tables).sort(compareUtf8);
-    // Every table is resolved before the first row moves: a bad name fails the step up front.
-    const plans = new Map(keys.map((key) => [key, planTableQuery(schema, MYSQL_DIALECT, EXACT_NAMES, request, key)]));
-    return new SequentialTableCursor(keys, (key, tableSignal) => this.#openTable(plans.get(key)!, tableSignal), signal);
-  }
-
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    // A connection still streaming would keep pool.end() waiting for its result; drop it instead.
-    for (const connection of this.#checkedOut) connection.destroy();
-    this.#checkedOut.clear();
-    await this.#endPool();
-  }
-
-  async #openTable(plan: TableQueryPlan, signal: AbortSignal): Promise<TableRows> {
+  protected override async openTable(key: string, plan: TableQueryPlan, signal: AbortSignal): Promise<TableSource> {
     const connection = await this.#acquire(signal);
     const statement = mysqlStatement(plan);
     const options: QueryOptions = {
       sql: statement.sql,
       values: statement.values as unknown[],
       typeCast: mysqlTypeCast(statement.jsonColumns),
-      timeout: queryTimeoutMs(this.#config.timeouts, plan.filtered),
+      timeout: queryTimeoutMs(this.config.timeouts, plan.filtered),
     };
     const readable = connection.query(options).stream({ highWaterMark: STREAM_HIGH_WATER_MARK });
-    return new ReadableTableRows<Row>({
+    const rows = new ReadableTableRows<Row>({
       readable,
       signal,
       mapRow: (raw) => raw,
       // Destroying the connection stops the transfer; the server ends the statement on its next write.
       cancel: () => connection.destroy(),
       release: (completed) => this.#release(connection, completed),
-      mapError: (error) => (errorCode(error) === 'PROTOCOL_SEQUENCE_TIMEOUT' ? statementTimeout(error) : error),
+      mapError: (error) => (driverErrorCode(error) === 'PROTOCOL_SEQUENCE_TIMEOUT' ? statementTimeout(error) : error),
     });
+    return tableItems(key, rows);
   }
 
-  async #open(target: DialTarget, ssl: ReturnType<typeof mysqlSslOptions>, signal: AbortSignal): Promise<void> {
-    const { descriptor, attributes, timeouts } = this.#config;
+  protected override abandonCheckedOut(): void {
+    // A connection still streaming would keep pool.end() waiting for its result; drop it instead.
+    for (const connection of this.#checkedOut) connection.destroy();
+    this.#checkedOut.clear();
+  }
+
+  protected override async endPool(pool: Pool): Promise<void> {
+    await new Promise<void>((resolve) => pool.end(() => resolve()));
+  }
+
+  async #openPool(target: DialTarget, ssl: ReturnType<typeof mysqlSslOptions>, signal: AbortSignal): Promise<void> {
+    const { descriptor, attributes, timeouts } = this.config;
     const pool = createPool(mysqlPoolOptions({ descriptor, attributes, target, ssl, timeouts }));
     // An idle connection that dies emits 'error' on itself; the next command reports the failure.
     pool.on('connection', (connection) => connection.on('error', () => undefined));
-    this.#pool = pool;
-    await this.#ping(signal);
+    this.setPool(pool);
+    await this.ping(signal);
   }
 
-  async #ping(signal: AbortSignal): Promise<void> {
+  /** Runs `work` on a pooled connection; it goes back to the pool only if `work` succeeded. */
+  async #withConnection<T>(signal: AbortSignal, work: (connection: PoolConnection) => Promise<T>): Promise<T> {
     const connection = await this.#acquire(signal);
     let healthy = false;
     try {
-      await raceAbort(
-        new Promise<void>((resolve, reject) => connection.ping((error) => (error ? reject(error) : resolve()))),
-        signal,
-        () => connection.destroy(),
-      );
+      const result = await work(connection);
       healthy = true;
+      return result;
     } finally {
       this.#release(connection, healthy);
     }
   }
 
-  async #ensureOpen(signal: AbortSignal): Promise<void> {
-    if (this.#closed) throw new EngineError('unavailable', 'connector is closed');
-    if (!this.#pool) await this.testConnection(signal);
-  }
-
   /** A pool connection with the session set up (UTC, backslash escapes); destroyed if the signal aborts first. */
   async #acquire(signal: AbortSignal): Promise<PoolConnection> {
-    const pool = this.#pool;
-    if (!pool || this.#closed) throw new EngineError('unavailable', 'connector is closed');
+    const pool = this.requirePool();
     const getting = new Promise<PoolConnection>((resolve, reject) =>
       pool.getConnection((error, connection) => (error ? reject(error) : resolve(connection))),
     );
@@ -212,16 +165,4 @@ export class MysqlConnector implements Connector {
     if (healthy) connection.release();
     else connection.destroy();
   }
-
-  async #endPool(): Promise<void> {
-    const pool = this.#pool;
-    this.#pool = undefined;
-    if (!pool) return;
-    await new Promise<void>((resolve) => pool.end(() => resolve()));
-  }
-}
-
-function errorCode(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
 }

@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream';
-import { EngineError, type ConnectionDescriptor, type CursorItem, type RowCursor } from '@fetcher/engine';
+import { EngineError, type ConnectionDescriptor } from '@fetcher/engine';
 import type { PoolAttributes } from 'oracledb';
 import type { ConnectorOptions } from '../common/options';
+import { drain } from '../testing/drain-cursor';
+import { until } from '../testing/until';
 import { OracleConnectorFactory } from './connector-factory.oracle';
 import type { OracleConnectionLike, OracleDriver, OracleExecuteOptions, OraclePoolLike, OracleSessionSetup } from './oracledb-driver.oracle';
 import { ORACLE_SESSION_SQL } from './statement.oracle';
@@ -85,18 +87,6 @@ const descriptor = (overrides: Partial<ConnectionDescriptor> = {}, attributes: o
   hostAttributes: { password: PASSWORD, metadata: { serviceName: 'ORCLPDB1' }, ...attributes },
   ...overrides,
 });
-
-async function drain(cursor: RowCursor): Promise<CursorItem[]> {
-  const items: CursorItem[] = [];
-  for (let item = await cursor.next(); item !== null; item = await cursor.next()) items.push(item);
-  await cursor.close();
-  return items;
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !condition(); i++) await new Promise((resolve) => setImmediate(resolve));
-  if (!condition()) throw new Error('condition not reached');
-}
 
 describe('OracleConnector (fake driver: no Oracle on this machine)', () => {
   const signal = new AbortController().signal;

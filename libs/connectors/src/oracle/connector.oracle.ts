@@ -3,26 +3,14 @@
  * most two sessions, opened by testConnection; discovery is cached and reused by queryStream; rows
  * stream from `connection.queryStream()` in fetches of 256.
  */
-import {
-  EngineError,
-  compareUtf8,
-  type ConnectionDescriptor,
-  type Connector,
-  type QueryRequest,
-  type RowCursor,
-  type SchemaSnapshot,
-} from '@fetcher/engine';
-import type { ConnectorAttributes } from '../common/attributes';
-import { connectError } from '../common/errors';
-import { resolveDialTarget } from '../common/host-safety';
-import type { ConnectorOptions } from '../common/options';
-import { queryTimeoutMs, type ConnectorTimeouts } from '../common/timeouts';
-import { raceAbort, withTimeout } from '../sql/abort';
-import { runConnectStage } from '../sql/connect-stage';
+import { queryTimeoutMs } from '../common/timeouts';
+import { raceAbort } from '../sql/abort';
 import { ORACLE_DIALECT } from '../sql/dialect';
-import { UPPER_CASE_NAMES, planTableQuery, toSnapshot, type DiscoveredSchema, type TableQueryPlan } from '../sql/discovered-schema';
+import { UPPER_CASE_NAMES, type DiscoveredSchema, type TableQueryPlan } from '../sql/discovered-schema';
+import { PooledSqlConnector } from '../sql/pooled-sql-connector';
 import { ReadableTableRows } from '../sql/readable-rows';
-import { SequentialTableCursor, type TableRows } from '../sql/table-cursor';
+import type { SqlConnectorConfigWithDriver } from '../sql/sql-connector-config';
+import { tableItems, type TableSource } from '../sql/table-cursor';
 import { needsPinningProxy, oraclePoolAttributes, oracleServiceName, oracleTls, oracleWalletContent } from './connection-options.oracle';
 import {
   ORACLE_CURRENT_USER_SQL,
@@ -42,102 +30,60 @@ import { PinningProxy } from './pinning-proxy.oracle';
 import { ORACLE_SESSION_SQL, oracleStatement } from './statement.oracle';
 import { oracleConverter, oracleFetchTypeHandler } from './value-mapping.oracle';
 
-export interface OracleConnectorConfig {
-  readonly descriptor: ConnectionDescriptor;
-  readonly attributes: ConnectorAttributes;
-  readonly options: ConnectorOptions;
-  readonly timeouts: ConnectorTimeouts;
-  readonly sslMode: string;
-  readonly driver?: OracleDriver;
-}
-
 const FETCH_ROWS = 256;
 
-export class OracleConnector implements Connector {
-  readonly #config: OracleConnectorConfig;
+export class OracleConnector extends PooledSqlConnector<OraclePoolLike, SqlConnectorConfigWithDriver<OracleDriver>> {
   readonly #driver: OracleDriver;
-  #pool: OraclePoolLike | undefined;
   #proxy: PinningProxy | undefined;
-  #schema: DiscoveredSchema | undefined;
   readonly #checkedOut = new Set<OracleConnectionLike>();
-  #closed = false;
 
-  constructor(config: OracleConnectorConfig) {
-    this.#config = config;
+  constructor(config: SqlConnectorConfigWithDriver<OracleDriver>) {
+    // Requests carry Oracle names upper-cased (A7.1); the snapshot keys are too.
+    super(config, { dialect: ORACLE_DIALECT, names: UPPER_CASE_NAMES });
     this.#driver = config.driver ?? ORACLEDB_DRIVER;
   }
 
-  async testConnection(signal: AbortSignal): Promise<void> {
-    if (this.#closed) throw connectError();
-    await runConnectStage(
-      signal,
-      this.#config.timeouts.connectMs,
-      async (budget) => {
-        if (!this.#pool) await this.#open(budget);
-        await this.#withConnection(budget, (connection) => connection.execute('SELECT 1 FROM DUAL', [], {}));
-      },
-      () => this.#closePool(),
+  protected override async open(budget: AbortSignal): Promise<void> {
+    const { descriptor, attributes, sslMode, timeouts } = this.config;
+    // Settings that cannot work fail before any I/O: no service name, skip-verify, a CA without a key.
+    if (oracleTls(sslMode)) oracleWalletContent(attributes.ssl);
+    oracleServiceName(attributes);
+    const target = await this.dialTarget(budget);
+    if (needsPinningProxy(sslMode, target)) {
+      this.#proxy = await PinningProxy.start({ hostname: target.servername, port: descriptor.port, address: target.address, family: target.family });
+    }
+    const proxy = this.#proxy ? { host: this.#proxy.host, port: this.#proxy.port } : undefined;
+    const attributesForPool = oraclePoolAttributes({ descriptor, attributes, target, sslMode, timeouts, ...(proxy ? { proxy } : {}) });
+    const pool = await raceAbort(
+      this.#driver.createPool(attributesForPool, async (connection) => {
+        await connection.execute(ORACLE_SESSION_SQL, [], {});
+      }),
+      budget,
     );
+    this.setPool(pool);
+    await this.ping(budget);
   }
 
-  async discoverSchema(signal: AbortSignal): Promise<SchemaSnapshot> {
-    await this.#ensureOpen(signal);
-    const budget = withTimeout(signal, this.#config.timeouts.discoveryMs);
-    const discovery = oracleDiscovery(this.#config.attributes.schemaScope);
-    this.#schema = await this.#withConnection(budget, async (connection) => {
+  protected override async ping(signal: AbortSignal): Promise<void> {
+    await this.#withConnection(signal, (connection) => connection.execute('SELECT 1 FROM DUAL', [], {}));
+  }
+
+  protected override readSchema(budget: AbortSignal): Promise<DiscoveredSchema> {
+    const discovery = oracleDiscovery(this.config.attributes.schemaScope);
+    return this.#withConnection(budget, async (connection) => {
       const options = { outFormat: OUT_FORMAT_OBJECT };
       const [me] = ((await connection.execute(ORACLE_CURRENT_USER_SQL, [], options)).rows ?? []) as { USER: string }[];
       const tables = (await connection.execute(discovery.tablesSql, discovery.owners, options)).rows as OracleTableRow[];
       const columns = (await connection.execute(discovery.columnsSql, discovery.owners, options)).rows as OracleColumnRow[];
       return buildOracleSchema(me?.USER ?? '', tables ?? [], columns ?? []);
     });
-    return toSnapshot(this.#config.descriptor.configName, this.#schema);
   }
 
-  async queryStream(request: QueryRequest, signal: AbortSignal): Promise<RowCursor> {
-    if (this.#schema === undefined) await this.discoverSchema(signal);
-    const schema = this.#schema as DiscoveredSchema;
-    // Requests carry Oracle names upper-cased (A7.1); the snapshot keys are too.
-    const keys = Object.keys(request.tables).sort(compareUtf8);
-    const plans = new Map(keys.map((key) => [key, planTableQuery(schema, ORACLE_DIALECT, UPPER_CASE_NAMES, request, key)]));
-    return new SequentialTableCursor(keys, (key, tableSignal) => this.#openTable(plans.get(key)!, tableSignal), signal);
-  }
-
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    this.#checkedOut.clear();
-    await this.#closePool();
-  }
-
-  async #open(signal: AbortSignal): Promise<void> {
-    const { descriptor, options, attributes, sslMode, timeouts } = this.#config;
-    // Settings that cannot work fail before any I/O: no service name, skip-verify, a CA without a key.
-    if (oracleTls(sslMode)) oracleWalletContent(attributes.ssl);
-    oracleServiceName(attributes);
-    const target = await resolveDialTarget(descriptor.host, options.hostSafety, {
-      lookup: options.lookup,
-      signal,
-      exempt: attributes.internal === true,
-    });
-    if (needsPinningProxy(sslMode, target)) {
-      this.#proxy = await PinningProxy.start({ hostname: target.servername, port: descriptor.port, address: target.address, family: target.family });
-    }
-    const proxy = this.#proxy ? { host: this.#proxy.host, port: this.#proxy.port } : undefined;
-    const attributesForPool = oraclePoolAttributes({ descriptor, attributes, target, sslMode, timeouts, ...(proxy ? { proxy } : {}) });
-    this.#pool = await raceAbort(
-      this.#driver.createPool(attributesForPool, async (connection) => {
-        await connection.execute(ORACLE_SESSION_SQL, [], {});
-      }),
-      signal,
-    );
-  }
-
-  async #openTable(plan: TableQueryPlan, signal: AbortSignal): Promise<TableRows> {
+  protected override async openTable(key: string, plan: TableQueryPlan, signal: AbortSignal): Promise<TableSource> {
     const connection = await this.#acquire(signal);
     const statement = oracleStatement(plan);
     // callTimeout bounds each round trip: the statement and every fetch of the stream.
-    connection.callTimeout = queryTimeoutMs(this.#config.timeouts, plan.filtered);
+    connection.callTimeout = queryTimeoutMs(this.config.timeouts, plan.filtered);
     const readable = connection.queryStream(statement.sql, statement.binds, {
       outFormat: OUT_FORMAT_OBJECT,
       fetchArraySize: FETCH_ROWS,
@@ -145,7 +91,7 @@ export class OracleConnector implements Connector {
       fetchTypeHandler: oracleFetchTypeHandler,
     });
     const converters = plan.columns.map((c) => [c.name, oracleConverter(c.nativeType)] as const);
-    return new ReadableTableRows<Record<string, unknown>>({
+    const rows = new ReadableTableRows<Record<string, unknown>>({
       readable,
       signal,
       mapRow: (raw) => Object.fromEntries(converters.map(([name, convert]) => [name, convert(raw[name])])),
@@ -154,6 +100,22 @@ export class OracleConnector implements Connector {
       },
       release: (completed) => this.#release(connection, completed),
     });
+    return tableItems(key, rows);
+  }
+
+  protected override abandonCheckedOut(): void {
+    this.#checkedOut.clear();
+  }
+
+  protected override async closePool(): Promise<void> {
+    const proxy = this.#proxy;
+    this.#proxy = undefined;
+    await super.closePool();
+    if (proxy) await proxy.close();
+  }
+
+  protected override async endPool(pool: OraclePoolLike): Promise<void> {
+    await pool.close(0).catch(() => undefined);
   }
 
   /** Runs `work` on a pooled session; an abort breaks the call in progress and drops the session. */
@@ -172,9 +134,7 @@ export class OracleConnector implements Connector {
   }
 
   async #acquire(signal: AbortSignal): Promise<OracleConnectionLike> {
-    const pool = this.#pool;
-    if (!pool || this.#closed) throw new EngineError('unavailable', 'connector is closed');
-    const getting = pool.getConnection();
+    const getting = this.requirePool().getConnection();
     const connection = await raceAbort(getting, signal, () => {
       getting.then((late) => late.close({ drop: true }), () => undefined).catch(() => undefined);
     });
@@ -185,19 +145,5 @@ export class OracleConnector implements Connector {
   async #release(connection: OracleConnectionLike, healthy: boolean): Promise<void> {
     if (!this.#checkedOut.delete(connection)) return;
     await connection.close(healthy ? {} : { drop: true }).catch(() => undefined);
-  }
-
-  async #ensureOpen(signal: AbortSignal): Promise<void> {
-    if (this.#closed) throw new EngineError('unavailable', 'connector is closed');
-    if (!this.#pool) await this.testConnection(signal);
-  }
-
-  async #closePool(): Promise<void> {
-    const pool = this.#pool;
-    const proxy = this.#proxy;
-    this.#pool = undefined;
-    this.#proxy = undefined;
-    if (pool) await pool.close(0).catch(() => undefined);
-    if (proxy) await proxy.close();
   }
 }

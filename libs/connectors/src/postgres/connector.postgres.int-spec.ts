@@ -9,15 +9,15 @@ import {
   type CursorItem,
   type QueryRequest,
   type Row,
-  type RowCursor,
 } from '@fetcher/engine';
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import { HostNotAllowedError } from '../common/errors';
 import type { LookupFn } from '../common/host-safety';
 import type { ConnectorOptions } from '../common/options';
-import { resolveTimeouts } from '../common/options';
+import { drain } from '../testing/drain-cursor';
 import { PostgresConnectorFactory } from './connector-factory.postgres';
-import { PostgresConnector } from './connector.postgres';
+import type { PostgresConnector } from './connector.postgres';
+import { adminClient, connectorWithReadPath, seed, testDescriptor } from './testing/test-database';
 
 const suffix = randomBytes(4).toString('hex');
 const SCHEMA = `fetcher_it_${suffix}`;
@@ -26,30 +26,11 @@ const PUBLIC_TABLE = `fetcher_it_${suffix}_pub`;
 const LOOPBACK = ['127.0.0.1/32', '::1/128', 'localhost'];
 const OPTIONS: ConnectorOptions = { hostSafety: { allowPrivate: true, allowlist: LOOPBACK } };
 
-const descriptor = (overrides: Partial<ConnectionDescriptor> = {}, scope: string[] = [SCHEMA, SALES]): ConnectionDescriptor => ({
-  configName: 'crm',
-  type: 'POSTGRESQL',
-  host: '127.0.0.1',
-  port: 5432,
-  databaseName: 'test',
-  userName: 'postgres',
-  sslMode: '',
-  hostAttributes: { schemaScope: scope },
-  ...overrides,
-});
+const descriptor = (overrides: Partial<ConnectionDescriptor> = {}, scope: string[] = [SCHEMA, SALES]): ConnectionDescriptor =>
+  testDescriptor('crm', scope, overrides);
 
 /** The row path only: every table read through a portal, values converted from text. */
-function rowPathConnector(scope: string[] = [SCHEMA, SALES]): PostgresConnector {
-  const d = descriptor({}, scope);
-  return new PostgresConnector({
-    descriptor: d,
-    attributes: { schemaScope: scope },
-    options: OPTIONS,
-    timeouts: resolveTimeouts(OPTIONS),
-    sslMode: '',
-    copyFastPath: false,
-  });
-}
+const rowPathConnector = (scope: string[] = [SCHEMA, SALES]): PostgresConnector => connectorWithReadPath(descriptor({}, scope), OPTIONS, false);
 
 const FIXTURES = [
   `CREATE SCHEMA ${SCHEMA}`,
@@ -84,16 +65,6 @@ const FIXTURES = [
      (5, NULL, NULL, NULL, NULL, NULL, NULL)`,
   `CREATE TABLE public.${PUBLIC_TABLE} (id int)`,
 ];
-
-async function drain(cursor: RowCursor): Promise<CursorItem[]> {
-  const items: CursorItem[] = [];
-  try {
-    for (let item = await cursor.next(); item !== null; item = await cursor.next()) items.push(item);
-  } finally {
-    await cursor.close();
-  }
-  return items;
-}
 
 /** The canonical bytes of a table's rows as the engine would write them, whatever the item kinds. */
 function encodedRows(items: readonly CursorItem[], table: string): string[] {
@@ -150,9 +121,8 @@ describe('PostgresConnector against a real PostgreSQL', () => {
   const signal = new AbortController().signal;
 
   beforeAll(async () => {
-    admin = new Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' });
-    await admin.connect();
-    for (const sql of FIXTURES) await admin.query(sql);
+    admin = adminClient();
+    await seed(admin, FIXTURES);
   });
 
   afterAll(async () => {

@@ -5,25 +5,17 @@
  * canonical JSON bytes here (CursorEncodedRows); filtered tables, whose values must be bound,
  * read a server-side portal in batches of 256 rows (CursorRow).
  */
-import {
-  EngineError,
-  compareUtf8,
-  type ConnectionDescriptor,
-  type Connector,
-  type QueryRequest,
-  type RowCursor,
-  type SchemaSnapshot,
-} from '@fetcher/engine';
+import { compareUtf8 } from '@fetcher/engine';
 import { Pool, type PoolClient, type QueryResult, type QueryResultRow } from 'pg';
-import type { ConnectorAttributes } from '../common/attributes';
-import { connectError } from '../common/errors';
-import { resolveDialTarget, type DialTarget } from '../common/host-safety';
-import type { ConnectorOptions } from '../common/options';
-import { queryTimeoutMs, type ConnectorTimeouts } from '../common/timeouts';
-import { abortError, raceAbort, statementTimeout, throwIfAborted, withTimeout } from '../sql/abort';
+import type { DialTarget } from '../common/host-safety';
+import { queryTimeoutMs } from '../common/timeouts';
+import { abortError, raceAbort, statementTimeout, throwIfAborted } from '../sql/abort';
 import { POSTGRES_DIALECT, qualifiedName } from '../sql/dialect';
-import { EXACT_NAMES, planTableQuery, toSnapshot, type DiscoveredSchema, type TableQueryPlan } from '../sql/discovered-schema';
+import { EXACT_NAMES, type DiscoveredSchema, type TableQueryPlan } from '../sql/discovered-schema';
+import { PooledSqlConnector } from '../sql/pooled-sql-connector';
 import { buildSelect } from '../sql/select';
+import type { SqlConnectorConfig } from '../sql/sql-connector-config';
+import type { TableSource } from '../sql/table-cursor';
 import type { BoundValue } from '../sql/where';
 import { sendCancelRequest } from './cancel-request.postgres';
 import type { ClientLease } from './client-lease.postgres';
@@ -47,16 +39,10 @@ import {
   type PostgresTableRow,
 } from './discovery.postgres';
 import { PortalTableSource } from './portal-table-source.postgres';
-import { PostgresRowCursor, type TableSource } from './row-cursor.postgres';
 import { isQueryCanceled } from './sql-state.postgres';
 import { textConverter } from './value-mapping.postgres';
 
-export interface PostgresConnectorConfig {
-  readonly descriptor: ConnectionDescriptor;
-  readonly attributes: ConnectorAttributes;
-  readonly options: ConnectorOptions;
-  readonly timeouts: ConnectorTimeouts;
-  readonly sslMode: string;
+export interface PostgresConnectorConfig extends SqlConnectorConfig {
   /** The COPY fast path for unfiltered tables (default on); off, every table takes the row path. */
   readonly copyFastPath?: boolean;
 }
@@ -67,60 +53,55 @@ interface CancelKey {
   readonly secretKey: number | null;
 }
 
-export class PostgresConnector implements Connector {
-  readonly #config: PostgresConnectorConfig;
-  #pool: Pool | undefined;
+export class PostgresConnector extends PooledSqlConnector<Pool, PostgresConnectorConfig> {
   #target: DialTarget | undefined;
   #utf8 = false;
-  #schema: DiscoveredSchema | undefined;
   readonly #initialised = new WeakSet<PoolClient>();
   readonly #leases = new Set<ClientLease>();
-  #closed = false;
 
   constructor(config: PostgresConnectorConfig) {
-    this.#config = config;
+    // A failed table rejects at once: stopping its statement may wait on a cancel request.
+    super(config, { dialect: POSTGRES_DIALECT, names: EXACT_NAMES, onTableFailure: 'reject-then-close' });
   }
 
-  async testConnection(signal: AbortSignal): Promise<void> {
+  override async testConnection(signal: AbortSignal): Promise<void> {
+    // Unlike the other SQL connectors, an aborted call reports its abort even on a closed connector.
     throwIfAborted(signal);
-    if (this.#closed) throw connectError();
-    const budget = withTimeout(signal, this.#config.timeouts.connectMs);
-    try {
-      if (this.#pool) {
-        await this.#ping(budget);
+    await super.testConnection(signal);
+  }
+
+  protected override async open(budget: AbortSignal): Promise<void> {
+    const { attributes, sslMode } = this.config;
+    const target = await this.dialTarget(budget);
+    this.#target = target;
+    const attempts = postgresTlsAttempts(sslMode, attributes.ssl, target.servername);
+    for (let i = 0; i < attempts.length; i++) {
+      try {
+        await this.#openPool(target, attempts[i], budget);
         return;
+      } catch (error) {
+        await this.closePool();
+        // allow/prefer: the other transport gets its turn, unless time is up.
+        if (i === attempts.length - 1 || budget.aborted) throw error;
       }
-      const { descriptor, options, attributes, sslMode } = this.#config;
-      const target = await resolveDialTarget(descriptor.host, options.hostSafety, {
-        lookup: options.lookup,
-        signal: budget,
-        exempt: attributes.internal === true,
-      });
-      this.#target = target;
-      const attempts = postgresTlsAttempts(sslMode, attributes.ssl, target.servername);
-      for (let i = 0; i < attempts.length; i++) {
-        try {
-          await this.#open(target, attempts[i], budget);
-          return;
-        } catch (error) {
-          await this.#endPool();
-          // allow/prefer: the other transport gets its turn, unless time is up.
-          if (i === attempts.length - 1 || budget.aborted) throw error;
-        }
-      }
-    } catch (error) {
-      await this.#endPool();
-      if (signal.aborted) throw abortError(signal);
-      // Host safety's denial (validation) and a DNS failure (already connect) pass as they are.
-      if (error instanceof EngineError && (error.category === 'validation' || error.category === 'connect')) throw error;
-      throw connectError(error);
     }
   }
 
-  async discoverSchema(signal: AbortSignal): Promise<SchemaSnapshot> {
-    await this.#ensureOpen(signal);
-    const { timeouts, attributes, descriptor } = this.#config;
-    const budget = withTimeout(signal, timeouts.discoveryMs);
+  protected override async ping(signal: AbortSignal): Promise<void> {
+    const lease = await this.#acquire(signal);
+    let healthy = false;
+    try {
+      const rows = await this.#run<{ server_encoding: string }>(lease, POSTGRES_PING_SQL, [], signal);
+      // COPY passes text through in the server's encoding; only UTF-8 is canonical as it comes.
+      this.#utf8 = rows[0]?.server_encoding === 'UTF8';
+      healthy = true;
+    } finally {
+      lease.release(healthy);
+    }
+  }
+
+  protected override async readSchema(budget: AbortSignal, signal: AbortSignal): Promise<DiscoveredSchema> {
+    const { timeouts, attributes } = this.config;
     const lease = await this.#acquire(budget);
     let healthy = false;
     try {
@@ -129,41 +110,23 @@ export class PostgresConnector implements Connector {
       const tables = await this.#run<PostgresTableRow>(lease, POSTGRES_TABLES_SQL, [scope], budget);
       const columns = await this.#run<PostgresColumnRow>(lease, POSTGRES_COLUMNS_SQL, [scope], budget);
       healthy = true;
-      this.#schema = buildPostgresSchema(tables, columns);
+      return buildPostgresSchema(tables, columns);
     } catch (error) {
       if (signal.aborted) throw abortError(signal);
       throw isQueryCanceled(error) || budget.aborted ? statementTimeout(error) : error;
     } finally {
       lease.release(healthy);
     }
-    return toSnapshot(descriptor.configName, this.#schema);
   }
 
-  async queryStream(request: QueryRequest, signal: AbortSignal): Promise<RowCursor> {
-    if (this.#schema === undefined) await this.discoverSchema(signal);
-    const schema = this.#schema as DiscoveredSchema;
-    const keys = Object.keys(request.tables).sort(compareUtf8);
-    // Every table is resolved before the first row moves: a bad name fails the step up front.
-    const plans = new Map(keys.map((key) => [key, planTableQuery(schema, POSTGRES_DIALECT, EXACT_NAMES, request, key)]));
-    return new PostgresRowCursor(keys, (key, tableSignal) => this.#openTable(key, plans.get(key)!, tableSignal), signal);
-  }
-
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    // A session still streaming would keep pool.end() waiting; drop it instead.
-    for (const lease of [...this.#leases]) lease.release(false);
-    await this.#endPool();
-  }
-
-  async #openTable(key: string, plan: TableQueryPlan, signal: AbortSignal): Promise<TableSource> {
+  protected override async openTable(key: string, plan: TableQueryPlan, signal: AbortSignal): Promise<TableSource> {
     const lease = await this.#acquire(signal);
     try {
-      const timeoutMs = queryTimeoutMs(this.#config.timeouts, plan.filtered);
+      const timeoutMs = queryTimeoutMs(this.config.timeouts, plan.filtered);
       await this.#run(lease, `SET statement_timeout = ${Math.ceil(timeoutMs)}`, [], signal);
       const columns = canonicalOrder(plan.columns.map(postgresColumn));
       const table = qualifiedName(POSTGRES_DIALECT, plan.table.schema, plan.table.table);
-      if (this.#config.copyFastPath !== false && this.#utf8 && !plan.filtered) {
+      if (this.config.copyFastPath !== false && this.#utf8 && !plan.filtered) {
         return new CopyTableSource({ lease, table: key, plan: copyPlan(POSTGRES_DIALECT, table, columns), signal });
       }
       const select = columns.map((c) => POSTGRES_DIALECT.quoteIdentifier(c.catalogName));
@@ -181,38 +144,27 @@ export class PostgresConnector implements Connector {
     }
   }
 
-  async #open(target: DialTarget, tls: PostgresTls, signal: AbortSignal): Promise<void> {
-    const { descriptor, attributes, timeouts } = this.#config;
+  protected override abandonCheckedOut(): void {
+    // A session still streaming would keep pool.end() waiting; drop it instead.
+    for (const lease of [...this.#leases]) lease.release(false);
+  }
+
+  protected override async endPool(pool: Pool): Promise<void> {
+    await pool.end().catch(() => undefined);
+  }
+
+  async #openPool(target: DialTarget, tls: PostgresTls, signal: AbortSignal): Promise<void> {
+    const { descriptor, attributes, timeouts } = this.config;
     const pool = new Pool(postgresPoolConfig({ descriptor, attributes, target, tls, timeouts }));
     // An idle session that dies emits 'error' on the pool; the next checkout reports the failure.
     pool.on('error', () => undefined);
-    this.#pool = pool;
-    await this.#ping(signal);
-  }
-
-  async #ping(signal: AbortSignal): Promise<void> {
-    const lease = await this.#acquire(signal);
-    let healthy = false;
-    try {
-      const rows = await this.#run<{ server_encoding: string }>(lease, POSTGRES_PING_SQL, [], signal);
-      // COPY passes text through in the server's encoding; only UTF-8 is canonical as it comes.
-      this.#utf8 = rows[0]?.server_encoding === 'UTF8';
-      healthy = true;
-    } finally {
-      lease.release(healthy);
-    }
-  }
-
-  async #ensureOpen(signal: AbortSignal): Promise<void> {
-    if (this.#closed) throw new EngineError('unavailable', 'connector is closed');
-    if (!this.#pool) await this.testConnection(signal);
+    this.setPool(pool);
+    await this.ping(signal);
   }
 
   /** A pooled session with the session settings applied; dropped if the signal aborts first. */
   async #acquire(signal: AbortSignal): Promise<ClientLease> {
-    const pool = this.#pool;
-    if (!pool || this.#closed) throw new EngineError('unavailable', 'connector is closed');
-    const connecting = pool.connect();
+    const connecting = this.requirePool().connect();
     const client = await raceAbort(connecting, signal, () => {
       connecting.then((late) => late.release(true), () => undefined);
     });
@@ -232,7 +184,7 @@ export class PostgresConnector implements Connector {
   }
 
   #lease(client: PoolClient): ClientLease {
-    const { descriptor, timeouts } = this.#config;
+    const { descriptor, timeouts } = this.config;
     const target = this.#target;
     let released = false;
     const lease: ClientLease = {
@@ -263,13 +215,6 @@ export class PostgresConnector implements Connector {
     const result: unknown = await raceAbort(work, signal, () => void lease.cancel());
     const last = (Array.isArray(result) ? result[result.length - 1] : result) as QueryResult | undefined;
     return (last?.rows ?? []) as T[];
-  }
-
-  async #endPool(): Promise<void> {
-    const pool = this.#pool;
-    this.#pool = undefined;
-    if (!pool) return;
-    await pool.end().catch(() => undefined);
   }
 }
 

@@ -3,42 +3,24 @@ import {
   EngineError,
   encodeCanonicalRow,
   isEncodedRows,
-  type ConnectionDescriptor,
   type CursorItem,
   type QueryRequest,
-  type RowCursor,
 } from '@fetcher/engine';
-import { Client } from 'pg';
-import { resolveTimeouts, type ConnectorOptions } from '../common/options';
-import { PostgresConnector } from './connector.postgres';
+import type { Client } from 'pg';
+import type { ConnectorOptions } from '../common/options';
+import { drain } from '../testing/drain-cursor';
+import type { PostgresConnector } from './connector.postgres';
+import { adminClient, connectorWithReadPath, seed, testDescriptor } from './testing/test-database';
 
 const suffix = randomBytes(4).toString('hex');
 const SCHEMA = `fetcher_copy_${suffix}`;
 const OPTIONS: ConnectorOptions = { hostSafety: { allowPrivate: true, allowlist: ['127.0.0.1/32'] } };
 const BIG_ROWS = 100_000;
 
-const DESCRIPTOR: ConnectionDescriptor = {
-  configName: 'dw',
-  type: 'POSTGRESQL',
-  host: '127.0.0.1',
-  port: 5432,
-  databaseName: 'test',
-  userName: 'postgres',
-  sslMode: '',
-  hostAttributes: { schemaScope: [SCHEMA] },
-};
+const DESCRIPTOR = testDescriptor('dw', [SCHEMA]);
 
-function connector(copyFastPath: boolean, timeouts: ConnectorOptions['timeouts'] = {}): PostgresConnector {
-  const options = { ...OPTIONS, timeouts };
-  return new PostgresConnector({
-    descriptor: DESCRIPTOR,
-    attributes: { schemaScope: [SCHEMA] },
-    options,
-    timeouts: resolveTimeouts(options),
-    sslMode: '',
-    copyFastPath,
-  });
-}
+const connector = (copyFastPath: boolean, timeouts: ConnectorOptions['timeouts'] = {}): PostgresConnector =>
+  connectorWithReadPath(DESCRIPTOR, { ...OPTIONS, timeouts }, copyFastPath);
 
 /** Every type the value mapping knows, with random values across their ranges and the odd edge. */
 const FIXTURES = [
@@ -99,16 +81,6 @@ const FIXTURES = [
   `INSERT INTO ${SCHEMA}.locked VALUES (1), (2)`,
 ];
 
-async function drain(cursor: RowCursor): Promise<CursorItem[]> {
-  const items: CursorItem[] = [];
-  try {
-    for (let item = await cursor.next(); item !== null; item = await cursor.next()) items.push(item);
-  } finally {
-    await cursor.close();
-  }
-  return items;
-}
-
 /** The canonical bytes a table's items stand for, as the engine joins them (rows separated by ','). */
 function documentOf(items: readonly CursorItem[]): string {
   return items.map((item) => (isEncodedRows(item) ? Buffer.from(item.encoded).toString('utf8') : encodeCanonicalRow(item.row))).join(',');
@@ -119,9 +91,8 @@ describe('the PostgreSQL COPY fast path against a real PostgreSQL', () => {
   const signal = new AbortController().signal;
 
   beforeAll(async () => {
-    admin = new Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' });
-    await admin.connect();
-    for (const sql of FIXTURES) await admin.query(sql);
+    admin = adminClient();
+    await seed(admin, FIXTURES);
   });
 
   afterAll(async () => {
@@ -238,7 +209,7 @@ describe('the PostgreSQL COPY fast path against a real PostgreSQL', () => {
     ['a filtered read', true, { id: { gte: [1] } }],
   ])('reports the statement timeout as timeout (%s)', async (_name, copyFastPath, filter) => {
     const connection = connector(copyFastPath, { queryMs: 200, filteredQueryMs: 200 });
-    const locker = new Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' });
+    const locker = adminClient();
     await locker.connect();
     try {
       await connection.discoverSchema(signal);

@@ -5,12 +5,12 @@
  */
 import type { CursorEncodedRows, CursorItem } from '@fetcher/engine';
 import { abortError, statementTimeout } from '../sql/abort';
+import type { TableSource } from '../sql/table-cursor';
 import { settlesWithin, type ClientLease } from './client-lease.postgres';
 import type { CopyPlan } from './copy-columns.postgres';
 import { CopyOutQuery } from './copy-out-query.postgres';
 import { CopyRowEncoder } from './copy-row-encoder.postgres';
 import { isQueryCanceled } from './sql-state.postgres';
-import type { TableSource } from './row-cursor.postgres';
 
 export interface CopyTableSourceOptions {
   readonly lease: ClientLease;

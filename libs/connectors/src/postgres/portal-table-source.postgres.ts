@@ -6,9 +6,9 @@
 import type { CursorItem, JsonValue, Row } from '@fetcher/engine';
 import Cursor from 'pg-cursor';
 import { abortError, statementTimeout } from '../sql/abort';
+import type { TableSource } from '../sql/table-cursor';
 import { settlesWithin, type ClientLease } from './client-lease.postgres';
 import { isQueryCanceled } from './sql-state.postgres';
-import type { TableSource } from './row-cursor.postgres';
 import { RAW_TEXT_TYPES, type TextConverter } from './value-mapping.postgres';
 
 export const BATCH_ROWS = 256;

@@ -1,7 +1,9 @@
 import { Readable } from 'node:stream';
-import { EngineError, type ConnectionDescriptor, type CursorItem, type RowCursor } from '@fetcher/engine';
+import { EngineError, type ConnectionDescriptor } from '@fetcher/engine';
 import type { ISqlType, config as MssqlConfig } from 'mssql';
 import type { ConnectorOptions } from '../common/options';
+import { drain } from '../testing/drain-cursor';
+import { until } from '../testing/until';
 import { SqlServerConnectorFactory } from './connector-factory.sqlserver';
 import type { MssqlPoolLike, MssqlRequestLike, SqlServerDriver } from './mssql-driver.sqlserver';
 
@@ -94,13 +96,6 @@ const descriptor = (overrides: Partial<ConnectionDescriptor> = {}): ConnectionDe
   hostAttributes: { password: PASSWORD, schemaScope: ['dbo', 'Sales'] },
   ...overrides,
 });
-
-async function drain(cursor: RowCursor): Promise<CursorItem[]> {
-  const items: CursorItem[] = [];
-  for (let item = await cursor.next(); item !== null; item = await cursor.next()) items.push(item);
-  await cursor.close();
-  return items;
-}
 
 describe('SqlServerConnector (fake driver: no SQL Server on this machine)', () => {
   const signal = new AbortController().signal;
@@ -266,9 +261,3 @@ describe('SqlServerConnector (fake driver: no SQL Server on this machine)', () =
     expect(() => setup({ port })).toThrow('datasource port is invalid');
   });
 });
-
-/** Waits for the connector's asynchronous steps (microtasks and immediates), never for a clock. */
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 100 && !condition(); i++) await new Promise((resolve) => setImmediate(resolve));
-  if (!condition()) throw new Error('condition not reached');
-}

@@ -1,37 +1,20 @@
-import { randomUUID } from 'node:crypto';
-import {
-  Binary, BSONRegExp, Decimal128, Double, Int32, Long, MongoClient, ObjectId, UUID, type Collection, type Db,
-} from 'mongodb';
-import { withMongo, type MongoTestTarget } from '../testing/with-mongo';
+import { Binary, BSONRegExp, Decimal128, Double, Int32, Long, ObjectId, UUID } from 'mongodb';
+import { openDriverDatabase, type DriverDatabase } from '../testing/driver-database.fixture';
 
 /** Read back without promotion, so a Double(2) is not silently seen as the number 2. */
 const RAW = { promoteValues: false, promoteLongs: false, promoteBuffers: false } as const;
 
-// The driver's schema typing is not what these tests exercise; documents of every shape go through.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDoc = any;
-
 describe('BSON values through the mongodb driver', () => {
-  let target: MongoTestTarget;
-  let client: MongoClient;
-  let db: Db;
+  let mongo: DriverDatabase;
 
   beforeAll(async () => {
-    target = await withMongo();
-    client = await new MongoClient(target.uri).connect();
-    db = client.db(`mts-bson-${randomUUID().slice(0, 8)}`);
+    mongo = await openDriverDatabase('mts-bson');
   });
 
-  afterAll(async () => {
-    await db?.dropDatabase();
-    await client?.close();
-    await target?.close();
-  });
-
-  const fresh = (): Collection<AnyDoc> => db.collection<AnyDoc>(`c${randomUUID().slice(0, 8)}`);
+  afterAll(() => mongo?.close());
 
   it('round-trips UUID, Date, Long, Int32, Double, Decimal128, ObjectId, nested documents and arrays', async () => {
-    const coll = fresh();
+    const coll = mongo.fresh();
     const doc = {
       _id: new UUID(),
       at: new Date('2026-01-02T03:04:05.678Z'),
@@ -61,7 +44,7 @@ describe('BSON values through the mongodb driver', () => {
   });
 
   it('keeps a Long a Long and an Int32 an Int32 through $inc, widening on overflow', async () => {
-    const coll = fresh();
+    const coll = mongo.fresh();
     await coll.insertOne({ _id: 1, l: Long.fromNumber(1), i: new Int32(2_147_483_647), d: new Double(1.5) });
     await coll.updateOne({ _id: 1 }, { $inc: { l: 1, i: 1, d: 1 } });
     const stored = await coll.findOne({ _id: 1 }, RAW);
@@ -71,7 +54,7 @@ describe('BSON values through the mongodb driver', () => {
   });
 
   it('matches numbers by value across types', async () => {
-    const coll = fresh();
+    const coll = mongo.fresh();
     await coll.insertMany([{ _id: 1, n: new Int32(5) }, { _id: 2, n: Long.fromNumber(5) }, { _id: 3, n: new Double(5) }, { _id: 4, n: 6 }]);
     expect(await coll.countDocuments({ n: 5 })).toBe(3);
     expect(await coll.countDocuments({ n: Long.fromNumber(5) })).toBe(3);
@@ -79,7 +62,7 @@ describe('BSON values through the mongodb driver', () => {
   });
 
   it('sorts mixed types in BSON type order', async () => {
-    const coll = fresh();
+    const coll = mongo.fresh();
     const values: [string, unknown][] = [
       ['regex', new BSONRegExp('x', '')], ['date', new Date(0)], ['true', true], ['false', false],
       ['oid', new ObjectId('000000000000000000000001')], ['bin', new Binary(Buffer.from([1]), 0)],
@@ -104,7 +87,7 @@ describe('BSON values through the mongodb driver', () => {
     const copyOf = (value: Binary): Binary => new Binary(Buffer.from(value.buffer), value.sub_type);
 
     it('stay distinct as _id, in queries and in $in', async () => {
-      const coll = fresh();
+      const coll = mongo.fresh();
       await coll.insertMany([{ _id: first, n: 1 }, { _id: second, n: 2 }]);
       expect(await coll.findOne({ _id: copyOf(second) })).toMatchObject({ n: 2 });
       expect(await coll.countDocuments({ _id: copyOf(first) })).toBe(1);
@@ -113,14 +96,14 @@ describe('BSON values through the mongodb driver', () => {
     });
 
     it('stay distinct under a unique index, and a true duplicate is still caught', async () => {
-      const coll = fresh();
+      const coll = mongo.fresh();
       await coll.createIndex({ owner: 1 }, { unique: true });
       await coll.insertMany([{ owner: first }, { owner: second }]);
       await expect(coll.insertOne({ owner: copyOf(second) })).rejects.toMatchObject({ code: 11000 });
     });
 
     it('stay distinct in distinct and $group', async () => {
-      const coll = fresh();
+      const coll = mongo.fresh();
       await coll.insertMany([{ owner: first }, { owner: second }, { owner: second }]);
       expect(await coll.distinct('owner')).toHaveLength(2);
       const groups = await coll.aggregate([{ $group: { _id: '$owner', n: { $sum: 1 } } }, { $sort: { n: 1 } }]).toArray();
@@ -130,6 +113,6 @@ describe('BSON values through the mongodb driver', () => {
   });
 
   it('saw no unknown command', () => {
-    expect(target.unknownCommands()).toEqual([]);
+    expect(mongo.target.unknownCommands()).toEqual([]);
   });
 });

@@ -1,23 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { MongoClient, UUID, type Collection, type Db } from 'mongodb';
-import { withMongo, type MongoTestTarget } from '../testing/with-mongo';
-
-// The driver's schema typing is not what these tests exercise; documents of every shape go through.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDoc = any;
+import { UUID, type Collection } from 'mongodb';
+import { openDriverDatabase, type AnyDoc, type DriverDatabase } from '../testing/driver-database.fixture';
 
 describe('aggregate through the mongodb driver', () => {
-  let target: MongoTestTarget;
-  let client: MongoClient;
-  let db: Db;
+  let mongo: DriverDatabase;
   let orders: Collection<AnyDoc>;
   const owners = [new UUID(), new UUID()];
 
   beforeAll(async () => {
-    target = await withMongo();
-    client = await new MongoClient(target.uri).connect();
-    db = client.db(`mts-agg-${randomUUID().slice(0, 8)}`);
-    orders = db.collection<AnyDoc>('orders');
+    mongo = await openDriverDatabase('mts-agg');
+    orders = mongo.db.collection<AnyDoc>('orders');
     await orders.insertMany([
       { _id: 1, owner: owners[0], status: 'open', total: 10, items: ['a', 'b'] },
       { _id: 2, owner: owners[0], status: 'closed', total: 20, items: ['b'] },
@@ -26,11 +17,7 @@ describe('aggregate through the mongodb driver', () => {
     ]);
   });
 
-  afterAll(async () => {
-    await db?.dropDatabase();
-    await client?.close();
-    await target?.close();
-  });
+  afterAll(() => mongo?.close());
 
   it('runs $match, $group, $sort, $skip and $limit, grouping on UUID values', async () => {
     const rows = await orders.aggregate([
@@ -78,6 +65,6 @@ describe('aggregate through the mongodb driver', () => {
   });
 
   it('saw no unknown command', () => {
-    expect(target.unknownCommands()).toEqual([]);
+    expect(mongo.target.unknownCommands()).toEqual([]);
   });
 });

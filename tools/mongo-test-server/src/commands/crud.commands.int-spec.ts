@@ -1,10 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { MongoBulkWriteError, MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
-import { withMongo, type MongoTestTarget } from '../testing/with-mongo';
-
-// The driver's schema typing is not what these tests exercise; documents of every shape go through.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDoc = any;
+import { MongoBulkWriteError, MongoServerError, type Collection } from 'mongodb';
+import { openDriverDatabase, type AnyDoc, type DriverDatabase } from '../testing/driver-database.fixture';
 
 /** For the array operators, whose driver typings need to know which fields hold arrays. */
 interface ListDoc {
@@ -14,32 +9,22 @@ interface ListDoc {
 const listsOf = (coll: Collection<AnyDoc>): Collection<ListDoc> => coll as Collection<ListDoc>;
 
 describe('CRUD commands through the mongodb driver', () => {
-  let target: MongoTestTarget;
-  let client: MongoClient;
-  let db: Db;
+  let mongo: DriverDatabase;
 
   beforeAll(async () => {
-    target = await withMongo();
-    client = await new MongoClient(target.uri).connect();
-    db = client.db(`mts-crud-${randomUUID().slice(0, 8)}`);
+    mongo = await openDriverDatabase('mts-crud');
   });
 
-  afterAll(async () => {
-    await db?.dropDatabase();
-    await client?.close();
-    await target?.close();
-  });
-
-  const fresh = (): Collection<AnyDoc> => db.collection<AnyDoc>(`c${randomUUID().slice(0, 8)}`);
+  afterAll(() => mongo?.close());
 
   it('answers no CommandNotFound to any of the driver calls below', () => {
     // Runs first and again last (see the final test), so the list covers the whole file.
-    expect(target.unknownCommands()).toEqual([]);
+    expect(mongo.target.unknownCommands()).toEqual([]);
   });
 
   describe('insert', () => {
     it('inserts many documents (sent as an OP_MSG document sequence) and keeps natural order', async () => {
-      const items = fresh();
+      const items = mongo.fresh();
       const docs = Array.from({ length: 250 }, (_, i) => ({ i }));
       const result = await items.insertMany(docs);
       expect(result.insertedCount).toBe(250);
@@ -47,7 +32,7 @@ describe('CRUD commands through the mongodb driver', () => {
     });
 
     it('reports a duplicate _id as a write error; an ordered batch stops there', async () => {
-      const items = fresh();
+      const items = mongo.fresh();
       const error = await items.insertMany([{ _id: 1 }, { _id: 1 }, { _id: 2 }]).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(MongoBulkWriteError);
       expect((error as MongoBulkWriteError).writeErrors).toMatchObject([{ index: 1, code: 11000 }]);
@@ -55,16 +40,16 @@ describe('CRUD commands through the mongodb driver', () => {
     });
 
     it('continues an unordered batch past a duplicate', async () => {
-      const items = fresh();
+      const items = mongo.fresh();
       const error = await items.insertMany([{ _id: 1 }, { _id: 1 }, { _id: 2 }], { ordered: false }).catch((e: unknown) => e);
       expect((error as MongoBulkWriteError).insertedCount).toBe(2);
       expect(await items.countDocuments()).toBe(2);
     });
 
     it('generates an ObjectId _id when the driver is told not to', async () => {
-      const items = fresh();
-      const raw = client.db(db.databaseName, {}).collection(items.collectionName);
-      await db.command({ insert: items.collectionName, documents: [{ name: 'no id' }] });
+      const items = mongo.fresh();
+      const raw = mongo.client.db(mongo.db.databaseName, {}).collection(items.collectionName);
+      await mongo.db.command({ insert: items.collectionName, documents: [{ name: 'no id' }] });
       const [stored] = await raw.find({}).toArray();
       expect(stored._id.constructor.name).toBe('ObjectId');
       expect(Object.keys(stored)[0]).toBe('_id');
@@ -74,7 +59,7 @@ describe('CRUD commands through the mongodb driver', () => {
   describe('find', () => {
     let people: Collection<AnyDoc>;
     beforeAll(async () => {
-      people = fresh();
+      people = mongo.fresh();
       await people.insertMany([
         { _id: 1, name: 'ann', age: 31, address: { city: 'Oslo', zip: '0150' }, tags: ['a', 'b'] },
         { _id: 2, name: 'bob', age: 25, address: { city: 'Bergen', zip: '5003' }, tags: ['b'] },
@@ -120,7 +105,7 @@ describe('CRUD commands through the mongodb driver', () => {
 
   describe('update', () => {
     it('applies operators to one document, or all with multi', async () => {
-      const items = listsOf(fresh());
+      const items = listsOf(mongo.fresh());
       await items.insertMany([{ _id: 1, n: 1, tags: ['x'] }, { _id: 2, n: 2, tags: [] }]);
       const one = await items.updateOne({ n: { $gte: 1 } }, { $inc: { n: 10 }, $push: { tags: 'y' }, $set: { 'meta.seen': true } });
       expect(one).toMatchObject({ matchedCount: 1, modifiedCount: 1 });
@@ -130,7 +115,7 @@ describe('CRUD commands through the mongodb driver', () => {
     });
 
     it('supports $min, $max, $rename, $pull, $pullAll, $pop, $currentDate and $push modifiers', async () => {
-      const items = listsOf(fresh());
+      const items = listsOf(mongo.fresh());
       await items.insertOne({ _id: 1, lo: 5, hi: 5, old: 'v', list: [1, 2, 3, 4, 5], rest: [1, 2, 1], q: [3, 1] });
       await items.updateOne({ _id: 1 }, {
         $min: { lo: 2 }, $max: { hi: 9 }, $rename: { old: 'renamed' }, $pull: { list: { $gte: 4 } }, $pullAll: { rest: [1] },
@@ -144,7 +129,7 @@ describe('CRUD commands through the mongodb driver', () => {
     });
 
     it('updates array elements through $, $[] and $[id] with arrayFilters', async () => {
-      const items = fresh();
+      const items = mongo.fresh();
       await items.insertOne({ _id: 1, grades: [{ g: 80, ok: false }, { g: 95, ok: false }], all: [1, 2] });
       await items.updateOne({ _id: 1, 'grades.g': 95 }, { $set: { 'grades.$.ok': true } });
       await items.updateOne({ _id: 1 }, { $inc: { 'all.$[]': 10 } });
@@ -153,7 +138,7 @@ describe('CRUD commands through the mongodb driver', () => {
     });
 
     it('replaces a document but keeps its _id', async () => {
-      const items = fresh();
+      const items = mongo.fresh();
       await items.insertOne({ _id: 7, a: 1, b: 2 });
       await items.replaceOne({ _id: 7 }, { c: 3 });
       expect(await items.findOne({ _id: 7 })).toEqual({ _id: 7, c: 3 });
@@ -161,7 +146,7 @@ describe('CRUD commands through the mongodb driver', () => {
     });
 
     it('upserts from the equality parts of the filter with $setOnInsert', async () => {
-      const items = fresh();
+      const items = mongo.fresh();
       const result = await items.updateOne({ key: 'k', n: { $gt: 5 } }, { $set: { v: 1 }, $setOnInsert: { created: true } }, { upsert: true });
       expect(result).toMatchObject({ matchedCount: 0, upsertedCount: 1 });
       const stored = await items.findOne({ _id: result.upsertedId }, { projection: { _id: 0 } });
@@ -171,14 +156,14 @@ describe('CRUD commands through the mongodb driver', () => {
     });
 
     it('runs pipeline updates and keeps the numeric type of untouched fields', async () => {
-      const items = fresh();
+      const items = mongo.fresh();
       await items.insertOne({ _id: 1, a: 2, b: 3 });
       await items.updateOne({ _id: 1 }, [{ $set: { sum: { $add: ['$a', '$b'] } } }, { $unset: 'b' }]);
       expect(await items.findOne({ _id: 1 })).toEqual({ _id: 1, a: 2, sum: 5 });
     });
 
     it('refuses unknown modifiers and conflicting paths', async () => {
-      const items = fresh();
+      const items = mongo.fresh();
       await items.insertOne({ _id: 1, a: 1 });
       await expect(items.updateOne({ _id: 1 }, { $frobnicate: { a: 1 } })).rejects.toMatchObject({ code: 9 });
       await expect(items.updateOne({ _id: 1 }, { $set: { a: 2 }, $inc: { a: 1 } })).rejects.toMatchObject({ code: 40 });
@@ -188,7 +173,7 @@ describe('CRUD commands through the mongodb driver', () => {
 
   describe('delete, count and distinct', () => {
     it('deletes one or many', async () => {
-      const items = fresh();
+      const items = mongo.fresh();
       await items.insertMany([{ k: 1 }, { k: 1 }, { k: 2 }, { k: 3 }]);
       expect((await items.deleteOne({ k: 1 })).deletedCount).toBe(1);
       expect((await items.deleteMany({ k: { $gte: 1 } })).deletedCount).toBe(3);
@@ -196,15 +181,15 @@ describe('CRUD commands through the mongodb driver', () => {
     });
 
     it('counts with the count command, honouring skip and limit', async () => {
-      const items = fresh();
+      const items = mongo.fresh();
       await items.insertMany(Array.from({ length: 10 }, (_, i) => ({ i })));
-      expect(await db.command({ count: items.collectionName, query: { i: { $lt: 8 } } })).toMatchObject({ n: 8 });
-      expect(await db.command({ count: items.collectionName, skip: 3, limit: 5 })).toMatchObject({ n: 5 });
+      expect(await mongo.db.command({ count: items.collectionName, query: { i: { $lt: 8 } } })).toMatchObject({ n: 8 });
+      expect(await mongo.db.command({ count: items.collectionName, skip: 3, limit: 5 })).toMatchObject({ n: 5 });
       expect(await items.estimatedDocumentCount()).toBe(10);
     });
 
     it('returns distinct values, unwinding arrays and honouring the query', async () => {
-      const items = fresh();
+      const items = mongo.fresh();
       await items.insertMany([{ t: ['a', 'b'], k: 1 }, { t: 'b', k: 1 }, { t: 'c', k: 2 }, { k: 1 }]);
       expect(await items.distinct('t', { k: 1 })).toEqual(['a', 'b']);
       expect(await items.distinct('t')).toEqual(['a', 'b', 'c']);
@@ -214,7 +199,7 @@ describe('CRUD commands through the mongodb driver', () => {
   describe('findAndModify', () => {
     let jobs: Collection<AnyDoc>;
     beforeEach(async () => {
-      jobs = fresh();
+      jobs = mongo.fresh();
       await jobs.insertMany([{ _id: 1, status: 'pending', p: 2 }, { _id: 2, status: 'pending', p: 9 }, { _id: 3, status: 'done', p: 5 }]);
     });
 
@@ -247,6 +232,6 @@ describe('CRUD commands through the mongodb driver', () => {
   });
 
   it('still has seen no unknown command', () => {
-    expect(target.unknownCommands()).toEqual([]);
+    expect(mongo.target.unknownCommands()).toEqual([]);
   });
 });

@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { MongoClient, MongoServerError, type Collection, type Db } from 'mongodb';
-import { withMongo, type MongoTestTarget } from '../testing/with-mongo';
+import { MongoServerError } from 'mongodb';
+import { openDriverDatabase, type DriverDatabase } from '../testing/driver-database.fixture';
 
 /** What every DuplicateKey failure must carry, whatever the write that caused it. */
 const duplicate = (index: string, keyValue: Record<string, unknown>) => expect.objectContaining({
@@ -9,32 +8,18 @@ const duplicate = (index: string, keyValue: Record<string, unknown>) => expect.o
   errmsg: expect.stringMatching(new RegExp(`^E11000 duplicate key error collection: \\S+ index: ${index} dup key: \\{ .+ \\}$`)),
 });
 
-// The driver's schema typing is not what these tests exercise; documents of every shape go through.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyDoc = any;
-
 describe('indexes through the mongodb driver', () => {
-  let target: MongoTestTarget;
-  let client: MongoClient;
-  let db: Db;
+  let mongo: DriverDatabase;
 
   beforeAll(async () => {
-    target = await withMongo();
-    client = await new MongoClient(target.uri).connect();
-    db = client.db(`mts-idx-${randomUUID().slice(0, 8)}`);
+    mongo = await openDriverDatabase('mts-idx');
   });
 
-  afterAll(async () => {
-    await db?.dropDatabase();
-    await client?.close();
-    await target?.close();
-  });
-
-  const fresh = (): Collection<AnyDoc> => db.collection<AnyDoc>(`c${randomUUID().slice(0, 8)}`);
+  afterAll(() => mongo?.close());
 
   describe('createIndexes, listIndexes, dropIndexes', () => {
     it('creates indexes and lists them back with unique and partialFilterExpression', async () => {
-      const coll = fresh();
+      const coll = mongo.fresh();
       await coll.createIndex({ request_hash: 1 }, { name: 'uniq_job_hash_active', unique: true, partialFilterExpression: { dedup_active: true } });
       await coll.createIndex({ status: 1, created_at: -1 }, { name: 'idx_job_status_created', partialFilterExpression: { status: 'processing' } });
       const listed = await coll.listIndexes().toArray();
@@ -46,7 +31,7 @@ describe('indexes through the mongodb driver', () => {
     });
 
     it('treats an identical create as done, and answers conflicts with 85 and 86', async () => {
-      const coll = fresh();
+      const coll = mongo.fresh();
       await coll.createIndex({ a: 1 }, { name: 'a_idx', unique: true });
       await expect(coll.createIndex({ a: 1 }, { name: 'a_idx', unique: true })).resolves.toBe('a_idx');
       await expect(coll.createIndex({ a: 1 }, { name: 'a_idx' })).rejects.toMatchObject({ code: 85, codeName: 'IndexOptionsConflict' });
@@ -55,10 +40,10 @@ describe('indexes through the mongodb driver', () => {
     });
 
     it('drops by name, by key pattern and with *', async () => {
-      const coll = fresh();
+      const coll = mongo.fresh();
       await coll.createIndexes([{ key: { a: 1 }, name: 'a_1' }, { key: { b: 1 }, name: 'b_1' }, { key: { c: 1 }, name: 'c_1' }]);
       await coll.dropIndex('a_1');
-      await db.command({ dropIndexes: coll.collectionName, index: { b: 1 } });
+      await mongo.db.command({ dropIndexes: coll.collectionName, index: { b: 1 } });
       expect((await coll.listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_', 'c_1']);
       await coll.dropIndexes();
       expect((await coll.listIndexes().toArray()).map((i) => i.name)).toEqual(['_id_']);
@@ -66,11 +51,11 @@ describe('indexes through the mongodb driver', () => {
     });
 
     it('answers NamespaceNotFound (26) for the indexes of a missing collection', async () => {
-      await expect(db.collection('nothing-here').listIndexes().toArray()).rejects.toMatchObject({ code: 26 });
+      await expect(mongo.db.collection('nothing-here').listIndexes().toArray()).rejects.toMatchObject({ code: 26 });
     });
 
     it('refuses to build a unique index over existing duplicates', async () => {
-      const coll = fresh();
+      const coll = mongo.fresh();
       await coll.insertMany([{ k: 1 }, { k: 1 }]);
       const error = await coll.createIndex({ k: 1 }, { unique: true }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(MongoServerError);
@@ -81,7 +66,7 @@ describe('indexes through the mongodb driver', () => {
 
   describe('unique enforcement', () => {
     it('rejects a duplicate on insert with keyPattern and keyValue, on compound keys too', async () => {
-      const coll = fresh();
+      const coll = mongo.fresh();
       await coll.createIndex({ tenant: 1, name: 1 }, { unique: true });
       await coll.insertOne({ tenant: 't', name: 'n' });
       await coll.insertOne({ tenant: 't', name: 'm' });
@@ -91,14 +76,14 @@ describe('indexes through the mongodb driver', () => {
     });
 
     it('counts a missing field as null', async () => {
-      const coll = fresh();
+      const coll = mongo.fresh();
       await coll.createIndex({ k: 1 }, { unique: true });
       await coll.insertOne({ other: 1 });
       await expect(coll.insertOne({ k: null })).rejects.toEqual(duplicate('k_1', { k: null }));
     });
 
     it('rejects duplicates reached by update, upsert and findAndModify, leaving the data unchanged', async () => {
-      const coll = fresh();
+      const coll = mongo.fresh();
       await coll.createIndex({ email: 1 }, { unique: true });
       await coll.insertMany([{ _id: 1, email: 'a' }, { _id: 2, email: 'b' }]);
       await expect(coll.updateOne({ _id: 2 }, { $set: { email: 'a' } })).rejects.toEqual(duplicate('email_1', { email: 'a' }));
@@ -108,7 +93,7 @@ describe('indexes through the mongodb driver', () => {
     });
 
     it('lets a document keep its own key when updated', async () => {
-      const coll = fresh();
+      const coll = mongo.fresh();
       await coll.createIndex({ email: 1 }, { unique: true });
       await coll.insertOne({ _id: 1, email: 'a', n: 1 });
       await expect(coll.updateOne({ _id: 1 }, { $inc: { n: 1 } })).resolves.toMatchObject({ modifiedCount: 1 });
@@ -117,7 +102,7 @@ describe('indexes through the mongodb driver', () => {
 
   describe('partial unique indexes of the job and connection stores', () => {
     it('uniq_job_hash_active: one active job per request_hash, any number of finished ones', async () => {
-      const jobs = fresh();
+      const jobs = mongo.fresh();
       await jobs.createIndex({ request_hash: 1 }, { name: 'uniq_job_hash_active', unique: true, partialFilterExpression: { dedup_active: true } });
       await jobs.insertOne({ _id: 'j1', request_hash: 'h', status: 'pending', dedup_active: true });
       await jobs.insertOne({ _id: 'j2', request_hash: 'h', status: 'completed', dedup_active: false });
@@ -133,7 +118,7 @@ describe('indexes through the mongodb driver', () => {
     });
 
     it('idx_connection_config_name: names are unique among live connections and reusable after delete', async () => {
-      const connections = fresh();
+      const connections = mongo.fresh();
       await connections.createIndex({ config_name: 1 }, { name: 'idx_connection_config_name', unique: true, partialFilterExpression: { deleted_at: null } });
       await connections.insertOne({ _id: 'c1', config_name: 'sales' });
       await expect(connections.insertOne({ _id: 'c2', config_name: 'sales', deleted_at: null }))
@@ -152,6 +137,6 @@ describe('indexes through the mongodb driver', () => {
   });
 
   it('saw no unknown command', () => {
-    expect(target.unknownCommands()).toEqual([]);
+    expect(mongo.target.unknownCommands()).toEqual([]);
   });
 });

@@ -41,10 +41,33 @@ function row(i: number): Row {
     id: BASE + BigInt(i),
     amount: new JsonNumber(`${i}.${String(i % 100).padStart(2, '0')}`),
     name: `customer-${i}`,
-    created_at: new Date(EPOCH + i * 1000).toISOString(),
+    created_at: timestamp(i),
     active: i % 2 === 0,
     profile: { tier: i % 5, tags: ['a', 'b'], address: { city: 'Lisbon', zip: String(10000 + (i % 90000)) } },
   };
+}
+
+const DAY_MS = 86_400_000;
+let dayStart = Number.NaN;
+let dayPrefix = '';
+
+/**
+ * Exactly `new Date(EPOCH + i * 1000).toISOString()`, but with one Date per day instead of per row:
+ * toISOString alone took a sixth of the run, which measured the generator rather than the writer.
+ */
+function timestamp(i: number): string {
+  const ms = EPOCH + i * 1000;
+  const day = ms - (ms % DAY_MS);
+  if (day !== dayStart) {
+    dayStart = day;
+    dayPrefix = new Date(day).toISOString().slice(0, 11); // YYYY-MM-DDT
+  }
+  const seconds = (ms - day) / 1000;
+  return `${dayPrefix}${two(Math.floor(seconds / 3600))}:${two(Math.floor(seconds / 60) % 60)}:${two(seconds % 60)}.000Z`;
+}
+
+function two(n: number): string {
+  return n < 10 ? `0${n}` : `${n}`;
 }
 
 /** Digests every byte and keeps none. */

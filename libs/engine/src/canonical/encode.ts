@@ -25,14 +25,17 @@ export function encodeCanonicalRow(row: Readonly<Record<string, JsonValue>>): st
   return encodeObject(row, 0);
 }
 
-// Nothing to escape and no surrogate (lone or paired): the literal is the text in quotes. Most keys
-// and values take this path, which avoids JSON.stringify and the well-formedness scan.
-const PLAIN_TEXT = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
-
 /** JSON string literal for `text`, as the canonical form writes it. */
 export function encodeCanonicalString(text: string): string {
-  if (PLAIN_TEXT.test(text)) return `"${text}"`;
-  return JSON.stringify(text.isWellFormed() ? text : text.toWellFormed());
+  // Nothing to escape and no surrogate (lone or paired): the literal is the text in quotes. Most keys
+  // and values take this path; a charCode scan is cheaper than a regex on short strings.
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff)) {
+      return JSON.stringify(text.isWellFormed() ? text : text.toWellFormed());
+    }
+  }
+  return `"${text}"`;
 }
 
 /** A Date as ISO-8601 UTC with the fraction's trailing zeros trimmed (`.000` disappears). */
@@ -78,14 +81,15 @@ function compareCodePoints(a: string, b: string): number {
   return a.length - i - (b.length - j);
 }
 
+export function sortedKeys(object: object): string[] {
+  return sortKeys(Object.keys(object));
+}
+
 // Without surrogates, UTF-16 order (the native sort) is code point order, so only keys with
 // astral characters need the slower comparator.
-const SURROGATE = /[\ud800-\udfff]/;
-
-export function sortedKeys(object: object): string[] {
-  const keys = Object.keys(object);
+function sortKeys(keys: string[]): string[] {
   if (keys.length < 2) return keys;
-  for (const key of keys) if (SURROGATE.test(key)) return keys.sort(compareUtf8);
+  for (const key of keys) if (hasSurrogate(key)) return keys.sort(compareUtf8);
   if (keys.length > 16) return keys.sort();
   // Rows have few keys: an insertion sort with `<` beats the generic sort's overhead there.
   for (let i = 1; i < keys.length; i++) {
@@ -98,6 +102,53 @@ export function sortedKeys(object: object): string[] {
     keys[j + 1] = key;
   }
   return keys;
+}
+
+function hasSurrogate(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (isSurrogate(text.charCodeAt(i))) return true;
+  return false;
+}
+
+/**
+ * An object "shape": its own keys in insertion order, with the sorted order and each key's encoded
+ * `"key":` prefix worked out once. Rows of one table share a shape, so sorting and key escaping are
+ * skipped for every row after the first.
+ */
+interface Shape {
+  readonly keys: readonly string[];
+  readonly sorted: readonly string[];
+  readonly prefixes: readonly string[];
+}
+
+// Bounded: cleared once it holds this many first-keys, so memory stays flat whatever the data.
+const SHAPE_CACHE_LIMIT = 256;
+const SHAPES_PER_FIRST_KEY = 8;
+const shapes = new Map<string, Shape[]>();
+
+function shapeOf(keys: string[]): Shape {
+  const first = keys[0];
+  let bucket = shapes.get(first);
+  if (bucket !== undefined) {
+    for (let b = 0; b < bucket.length; b++) {
+      const shape = bucket[b];
+      if (sameKeys(shape.keys, keys)) return shape;
+    }
+  } else {
+    if (shapes.size >= SHAPE_CACHE_LIMIT) shapes.clear();
+    bucket = [];
+    shapes.set(first, bucket);
+  }
+  const sorted = sortKeys(keys.slice());
+  const shape: Shape = { keys, sorted, prefixes: sorted.map((key) => encodeCanonicalString(key) + ':') };
+  if (bucket.length >= SHAPES_PER_FIRST_KEY) bucket.length = 0;
+  bucket.push(shape);
+  return shape;
+}
+
+function sameKeys(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 const MAX_DEPTH = 512;
@@ -151,14 +202,16 @@ function encodeArray(values: readonly unknown[], depth: number): string {
 }
 
 function encodeObject(object: Readonly<Record<string, unknown>>, depth: number): string {
+  const keys = Object.keys(object);
+  if (keys.length === 0) return '{}';
+  const { sorted, prefixes } = shapeOf(keys);
   let out = '{';
-  let first = true;
-  for (const key of sortedKeys(object)) {
-    const item = object[key];
+  for (let i = 0; i < sorted.length; i++) {
+    const item = object[sorted[i]];
     if (item === undefined) continue; // as JSON.stringify: an absent value is an absent key
-    if (!first) out += ',';
-    first = false;
-    out += encodeCanonicalString(key) + ':' + encodeValue(item, depth);
+    if (out.length > 1) out += ',';
+    out += prefixes[i];
+    out += typeof item === 'string' ? encodeCanonicalString(item) : encodeValue(item, depth);
   }
   return out + '}';
 }

@@ -23,11 +23,19 @@ export interface FragmentOptions {
 
 const utf8 = new TextEncoder();
 
+// Encoded text collects in one reusable byte buffer (TextEncoder.encodeInto, row by row) rather than in a
+// string that is flattened and encoded once per chunk. A buffer grown past RETAINED_BUFFER_BYTES by wide
+// rows is dropped after its chunk, so what stays allocated is bounded.
+const INITIAL_BUFFER_BYTES = 64 * 1024;
+const RETAINED_BUFFER_BYTES = 1024 * 1024;
+const LARGE_TEXT_UNITS = 64 * 1024;
+
 export class ConfigFragmentEncoder {
   readonly #tables: readonly string[];
   readonly #indexOf: ReadonlyMap<string, number>;
   readonly #batchRows: number;
-  #text: string;
+  #buffer = new Uint8Array(INITIAL_BUFFER_BYTES);
+  #length = 0;
   #parts: Uint8Array[] = [];
   #rows = 0;
   #table = -1;
@@ -42,7 +50,7 @@ export class ConfigFragmentEncoder {
     this.#tables = [...tables];
     this.#indexOf = new Map(tables.map((t, i) => [t, i] as const));
     this.#batchRows = Math.max(1, options.batchRows ?? STREAM_BATCH_ROWS);
-    this.#text = (options.leadingComma ? ',' : '') + encodeCanonicalString(configName) + ':{';
+    this.#write((options.leadingComma ? ',' : '') + encodeCanonicalString(configName) + ':{');
   }
 
   /**
@@ -58,13 +66,14 @@ export class ConfigFragmentEncoder {
       if (!(encoded instanceof Uint8Array) || encoded.length === 0 || !Number.isSafeInteger(rowCount) || rowCount < 1) {
         throw stepFailed();
       }
-      if (this.#rowsInTable > 0) this.#text += ',';
+      if (this.#rowsInTable > 0) this.#writeByte(COMMA);
       this.#flushText();
       this.#parts.push(encoded.slice()); // a copy: the connector may reuse its buffer after next()
       this.#count(rowCount);
     } else {
       if (!isPlainObject(item.row)) throw stepFailed();
-      this.#text += (this.#rowsInTable > 0 ? ',' : '') + encodeCanonicalRow(item.row);
+      if (this.#rowsInTable > 0) this.#writeByte(COMMA);
+      this.#write(encodeCanonicalRow(item.row));
       this.#count(1);
     }
     return this.#rows >= this.#batchRows ? this.#take() : undefined;
@@ -73,9 +82,9 @@ export class ConfigFragmentEncoder {
   /** Closes the open table, writes the remaining tables as `[]` and closes the fragment. */
   finish(): EncodedChunk {
     if (this.#finished) throw stepFailed();
-    if (this.#table >= 0) this.#text += ']';
+    if (this.#table >= 0) this.#writeByte(CLOSE_ARRAY);
     for (let k = this.#table + 1; k < this.#tables.length; k++) this.#openTable(k, ':[]');
-    this.#text += '}';
+    this.#writeByte(CLOSE_OBJECT);
     this.#finished = true;
     return this.#take();
   }
@@ -86,7 +95,7 @@ export class ConfigFragmentEncoder {
     const target = this.#indexOf.get(table);
     // An unknown table, or one that sorts before the open one: the connector broke the order contract.
     if (target === undefined || target < this.#table) throw stepFailed();
-    if (this.#table >= 0) this.#text += ']';
+    if (this.#table >= 0) this.#writeByte(CLOSE_ARRAY);
     for (let k = this.#table + 1; k < target; k++) this.#openTable(k, ':[]');
     this.#openTable(target, ':[');
     this.#table = target;
@@ -94,7 +103,7 @@ export class ConfigFragmentEncoder {
   }
 
   #openTable(index: number, suffix: string): void {
-    this.#text += (index > 0 ? ',' : '') + encodeCanonicalString(this.#tables[index]) + suffix;
+    this.#write((index > 0 ? ',' : '') + encodeCanonicalString(this.#tables[index]) + suffix);
   }
 
   #count(rows: number): void {
@@ -102,9 +111,36 @@ export class ConfigFragmentEncoder {
     this.#rowsInTable += rows;
   }
 
+  #write(text: string): void {
+    if (text.length > LARGE_TEXT_UNITS) {
+      // A huge value: encoded on its own rather than reserving 3 bytes per unit in the buffer.
+      this.#flushText();
+      this.#parts.push(utf8.encode(text));
+      return;
+    }
+    // At most 3 bytes per UTF-16 unit (a surrogate pair is 4 bytes for 2 units).
+    this.#reserve(text.length * 3);
+    this.#length += utf8.encodeInto(text, this.#buffer.subarray(this.#length)).written;
+  }
+
+  #writeByte(byte: number): void {
+    this.#reserve(1);
+    this.#buffer[this.#length++] = byte;
+  }
+
+  #reserve(bytes: number): void {
+    const needed = this.#length + bytes;
+    if (needed <= this.#buffer.length) return;
+    const grown = new Uint8Array(Math.max(needed, this.#buffer.length * 2));
+    grown.set(this.#buffer.subarray(0, this.#length));
+    this.#buffer = grown;
+  }
+
+  /** Moves the buffered text into the parts as a copy the consumer may keep. */
   #flushText(): void {
-    if (this.#text.length > 0) this.#parts.push(utf8.encode(this.#text));
-    this.#text = '';
+    if (this.#length > 0) this.#parts.push(this.#buffer.slice(0, this.#length));
+    this.#length = 0;
+    if (this.#buffer.length > RETAINED_BUFFER_BYTES) this.#buffer = new Uint8Array(INITIAL_BUFFER_BYTES);
   }
 
   #take(): EncodedChunk {
@@ -128,6 +164,10 @@ export function concat(parts: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+const COMMA = 0x2c;
+const CLOSE_ARRAY = 0x5d;
+const CLOSE_OBJECT = 0x7d;
 
 function stepFailed(): EngineError {
   return new EngineError('internal', ErrorText.stepUnexpected);

@@ -1,0 +1,124 @@
+import { createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { InMemoryResultStore } from '../../testing/in-memory-result-store';
+import { EncryptingResultSink } from './encrypting-result-sink';
+
+const tenant = { tenantId: 'acme' };
+const keys = { externalHmac: randomBytes(32), storage: randomBytes(32) };
+
+function decrypt(object: Buffer): Buffer {
+  const raw = Buffer.from(object.toString('latin1'), 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', keys.storage, raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(raw.length - 16));
+  return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
+}
+
+describe(EncryptingResultSink.name, () => {
+  let dir: string;
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'sink-spec-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const setup = (partBytes: number) => {
+    const store = new InMemoryResultStore();
+    const spoolPath = join(dir, 'spool', 'job-token.b64');
+    const sleeps: number[] = [];
+    const sut = new EncryptingResultSink(store, { objectKey: 'p/acme/external-data/j.json', resultPath: 'acme/external-data/j.json', spoolPath }, keys, {
+      partBytes,
+      maxInFlight: 2,
+      sleep: (ms) => {
+        sleeps.push(ms);
+        return Promise.resolve();
+      },
+    });
+    return { store, sut, spoolPath, sleeps };
+  };
+
+  const plaintext = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => `{"row":${i}}`).join(','));
+
+  it.each([1, 2, 3, 7, 1000])('stores a small result with one PutObject, in chunks of %d bytes', async (chunk) => {
+    const { store, sut, spoolPath } = setup(1 << 20);
+    const data = plaintext(500);
+    const writer = await sut.openResultStream(tenant, {});
+    expect(statSync(spoolPath).mode & 0o777).toBe(0o600);
+    expect(statSync(join(dir, 'spool')).mode & 0o777).toBe(0o700);
+    for (let i = 0; i < data.length; i += chunk) await writer.write(data.subarray(i, i + chunk));
+    const reference = await writer.close();
+    expect(store.calls).toEqual(['putObject']);
+    const object = store.objects.get('p/acme/external-data/j.json') as Buffer;
+    expect(decrypt(object)).toEqual(data);
+    const hmac = createHmac('sha256', keys.externalHmac).update(data).digest('hex');
+    expect(reference).toMatchObject({ path: 'acme/external-data/j.json', sizeBytes: data.length, integrity: { algorithm: 'HMAC-SHA256', signature: hmac } });
+    expect(sut.sealed).toEqual({ hmac, plaintextBytes: data.length, storedBytes: object.length });
+    expect(existsSync(spoolPath)).toBe(false);
+  });
+
+  it('re-reads a failed part from the spool file and still completes', async () => {
+    const { store, sut } = setup(4096);
+    store.failNext('uploadPart', 3);
+    const data = plaintext(3000);
+    const writer = await sut.openResultStream(tenant, {});
+    await writer.write(data);
+    await writer.close();
+    expect(decrypt(store.objects.get('p/acme/external-data/j.json') as Buffer)).toEqual(data);
+  });
+
+  it('uploads parts while writing and completes a multipart upload', async () => {
+    const { store, sut } = setup(4096);
+    const data = plaintext(5000);
+    const writer = await sut.openResultStream(tenant, {});
+    let partsBeforeClose = 0;
+    for (let i = 0; i < data.length; i += 999) await writer.write(data.subarray(i, i + 999));
+    partsBeforeClose = store.calls.filter((c) => c === 'uploadPart').length;
+    await writer.close();
+    expect(partsBeforeClose).toBeGreaterThan(3);
+    expect(store.calls.at(-1)).toBe('completeMultipart');
+    expect(decrypt(store.objects.get('p/acme/external-data/j.json') as Buffer)).toEqual(data);
+  });
+
+  it('retries a failed upload from the spool with the 1 s and 4 s backoff', async () => {
+    const { store, sut, sleeps } = setup(1 << 20);
+    store.failNext('putObject', 2);
+    const data = plaintext(3000);
+    const writer = await sut.openResultStream(tenant, {});
+    await writer.write(data);
+    await writer.close();
+    expect(sleeps).toEqual([1000, 4000]);
+    expect(decrypt(store.objects.get('p/acme/external-data/j.json') as Buffer)).toEqual(data);
+  });
+
+  it('fails after three attempts, aborts the upload, leaves no object and no spool file', async () => {
+    const { store, sut, spoolPath } = setup(4096);
+    store.failNext('uploadPart', 100);
+    const writer = await sut.openResultStream(tenant, {});
+    const data = plaintext(20_000);
+    await expect((async () => {
+      for (let i = 0; i < data.length; i += 4096) await writer.write(data.subarray(i, i + 4096));
+      await writer.close();
+    })()).rejects.toThrow('uploadPart failed');
+    await writer.abort(undefined as never);
+    expect(store.objects.size).toBe(0);
+    expect(store.uploads.size).toBe(0);
+    expect(store.aborted).toBe(1);
+    expect(existsSync(spoolPath)).toBe(false);
+  });
+
+  it('fails a small result when PutObject keeps failing', async () => {
+    const { store, sut, spoolPath } = setup(1 << 20);
+    store.failNext('putObject', 3);
+    const writer = await sut.openResultStream(tenant, {});
+    await writer.write(plaintext(10));
+    await expect(writer.close()).rejects.toThrow('putObject failed');
+    expect(store.objects.size).toBe(0);
+    expect(existsSync(spoolPath)).toBe(false);
+  });
+
+  it('dispose removes the spool file of an extraction that never closed', async () => {
+    const { sut, spoolPath } = setup(1 << 20);
+    const writer = await sut.openResultStream(tenant, {});
+    await writer.write(plaintext(10));
+    await sut.dispose();
+    expect(existsSync(spoolPath)).toBe(false);
+  });
+});

@@ -1,0 +1,113 @@
+import type { ResultStore } from '../../ports/result-store.port';
+import { type Sleep, withRetries } from './retry';
+import type { SpoolFile } from './spool-file';
+
+export interface UploadTuning {
+  /** Part size, and the threshold below which one PutObject is used. */
+  readonly partBytes: number;
+  /** Parts uploading at the same time; writing waits when this many are in flight. */
+  readonly maxInFlight: number;
+  readonly sleep: Sleep;
+  readonly backoffMs?: readonly number[];
+}
+
+export const DEFAULT_PART_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_MAX_PARTS_IN_FLIGHT = 4;
+
+/**
+ * Uploads a spool file while it grows: as soon as a whole part is on disk it is read back and sent,
+ * so the upload overlaps the extraction. Each part is read from the file on every attempt, so a
+ * retry re-sends exactly the same bytes. A result smaller than one part is one PutObject at the end.
+ */
+export class ResultUploader {
+  readonly #store: ResultStore;
+  readonly #key: string;
+  readonly #spool: SpoolFile;
+  readonly #tuning: UploadTuning;
+  #uploadId: string | undefined;
+  #nextStart = 0;
+  #nextPart = 1;
+  readonly #parts: { partNumber: number; etag: string }[] = [];
+  readonly #inFlight = new Set<Promise<void>>();
+  #failure: { error: unknown } | undefined;
+
+  constructor(store: ResultStore, key: string, spool: SpoolFile, tuning: UploadTuning) {
+    this.#store = store;
+    this.#key = key;
+    this.#spool = spool;
+    this.#tuning = tuning;
+  }
+
+  /** Call after each append: starts the parts that are complete; waits while too many are in flight. */
+  async progress(): Promise<void> {
+    this.#throwIfFailed();
+    const { partBytes, maxInFlight } = this.#tuning;
+    while (this.#spool.size - this.#nextStart >= partBytes) {
+      if (this.#spool.flushedSize < this.#nextStart + partBytes) await this.#spool.flush();
+      this.#uploadId ??= await this.#retry(() => this.#store.createMultipart(this.#key));
+      this.#start(this.#nextStart, partBytes);
+      while (this.#inFlight.size >= maxInFlight) await Promise.race(this.#inFlight);
+      this.#throwIfFailed();
+    }
+  }
+
+  /** Sends what is left and makes the object visible. */
+  async finish(): Promise<void> {
+    this.#throwIfFailed();
+    await this.#spool.flush();
+    const total = this.#spool.size;
+    if (this.#uploadId === undefined) {
+      const body = await this.#spool.read(0, total);
+      await this.#retry(() => this.#store.putObject(this.#key, body));
+      return;
+    }
+    if (total > this.#nextStart) this.#start(this.#nextStart, total - this.#nextStart);
+    await Promise.all(this.#inFlight);
+    this.#throwIfFailed();
+    const uploadId = this.#uploadId;
+    const parts = [...this.#parts].sort((a, b) => a.partNumber - b.partNumber);
+    await this.#retry(() => this.#store.completeMultipart(this.#key, uploadId, parts));
+    this.#uploadId = undefined;
+  }
+
+  /** Waits for the parts in flight, then discards the multipart upload. Never throws. */
+  async abort(): Promise<void> {
+    this.#failure ??= { error: new Error('upload aborted') };
+    await Promise.allSettled([...this.#inFlight]);
+    const uploadId = this.#uploadId;
+    this.#uploadId = undefined;
+    if (uploadId === undefined) return;
+    try {
+      await this.#retry(() => this.#store.abortMultipart(this.#key, uploadId));
+    } catch {
+      // The bucket's lifecycle rule for incomplete uploads is the last resort; no part is visible meanwhile.
+    }
+  }
+
+  #start(start: number, length: number): void {
+    const partNumber = this.#nextPart++;
+    this.#nextStart = start + length;
+    const uploadId = this.#uploadId as string;
+    const task = this.#retry(async () => {
+      const body = await this.#spool.read(start, length);
+      return this.#store.uploadPart(this.#key, uploadId, partNumber, body);
+    }).then(
+      (etag) => {
+        this.#parts.push({ partNumber, etag });
+      },
+      (error: unknown) => {
+        this.#failure ??= { error };
+      },
+    );
+    const tracked = task.finally(() => this.#inFlight.delete(tracked));
+    this.#inFlight.add(tracked);
+  }
+
+  #retry<T>(attempt: () => Promise<T>): Promise<T> {
+    return withRetries(attempt, this.#tuning.sleep, this.#tuning.backoffMs);
+  }
+
+  #throwIfFailed(): void {
+    if (this.#failure) throw this.#failure.error;
+  }
+}

@@ -1,0 +1,69 @@
+/** What the Worker reads of a job document and the lease it holds on it. */
+export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed';
+export type TerminalStatus = 'completed' | 'failed';
+
+export interface JobLease {
+  readonly token: string;
+  readonly owner: string;
+  readonly expiresAt: Date;
+}
+
+export interface JobRecord {
+  readonly id: string;
+  readonly status: JobStatus;
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly createdAt?: Date;
+  readonly completedAt?: Date;
+  readonly lease?: JobLease;
+}
+
+export interface JobProgress {
+  readonly tablesDone: number;
+  readonly rowsSoFar: number;
+  readonly updatedAt: Date;
+}
+
+/** The terminal state and the event that must follow it: written together, so the event cannot be lost. */
+export interface TerminalWrite {
+  readonly status: TerminalStatus;
+  readonly completedAt: Date;
+  readonly resultPath?: string;
+  readonly resultHmac?: string;
+  /** The sanitised error text (stored as a string). */
+  readonly error?: string;
+  /** The exact event body that is published, and republished by the repairer. */
+  readonly eventPayload: string;
+}
+
+/**
+ * Which state the terminal write may replace. `lease`: only while this worker still holds that exact
+ * lease. `pending`: only a job nobody started (malformed and expired messages). `observed`: the
+ * reaper's guard, the lease it saw expire (or no lease at all).
+ */
+export type TerminalGuard =
+  | { readonly kind: 'lease'; readonly token: string }
+  | { readonly kind: 'pending' }
+  | { readonly kind: 'observed'; readonly token: string | undefined };
+
+/** The job collection, the only state the Worker shares with the Manager. */
+export interface JobStore {
+  find(jobId: string): Promise<JobRecord | undefined>;
+  /**
+   * One atomic find-and-update: a pending job, or a processing one whose lease expired (or that has
+   * none), becomes processing under `lease`. `undefined` when another worker won.
+   */
+  acquire(jobId: string, lease: JobLease, now: Date): Promise<JobRecord | undefined>;
+  /** Extends the lease; false when the lease is no longer ours. */
+  renew(jobId: string, token: string, expiresAt: Date): Promise<boolean>;
+  /** Best-effort progress while the job runs, only under our lease. */
+  writeProgress(jobId: string, token: string, progress: JobProgress): Promise<void>;
+  /** MUST be one conditional update; false when the guard no longer holds (nothing was written). */
+  writeTerminal(jobId: string, guard: TerminalGuard, write: TerminalWrite): Promise<boolean>;
+  /** Drops the outbox marker once the event is confirmed. */
+  clearEventMarker(jobId: string): Promise<void>;
+  /** Terminal jobs whose event may not have gone out, oldest first. */
+  pendingEvents(limit: number): Promise<JobRecord[]>;
+  /** Processing jobs whose lease expired more than one TTL ago, or that never had one and are old. */
+  abandoned(now: Date, ttlMs: number, leaselessAgeMs: number): Promise<JobRecord[]>;
+}
+export const JOB_STORE = Symbol('JobStore');

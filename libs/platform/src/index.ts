@@ -1,4 +1,24 @@
 // Small infrastructure both apps use today. No business rules here (STYLE.md section 1).
+
+// Configuration
 export { ConfigError } from './config/config-error';
 export { envReader } from './config/env-reader';
 export { parseListenAddress } from './config/listen-address';
+
+// Crypto and keys
+export { openEnvelope, sealEnvelope } from './crypto/aead-envelope';
+export { canonicalJson, sha256Hex } from './crypto/canonical-json';
+export {
+  ENVELOPE_HEADERS, ENVELOPE_MAX_AGE_SEC, ENVELOPE_MAX_FUTURE_SEC, envelopeHeaders, jobIdOfBody, signEnvelope, verifyEnvelope,
+  type EnvelopeHeadersInput, type EnvelopeRejection, type SignEnvelopeInput, type VerifyEnvelopeInput, type VerifyEnvelopeResult,
+} from './crypto/hmac-envelope';
+export { KeyRing, type KeyRingOptions, type VersionedKey } from './crypto/key-ring';
+export { parseKeyRingEnv, type KeyRingEnv, type KeyRingEnvResult } from './crypto/key-ring-env';
+export { KeyRingError, type KeyRingErrorReason } from './crypto/key-ring-error';
+export { deriveSubKeys, hideKeyMaterial, MIN_MASTER_KEY_BYTES, SUB_KEY_INFO, type SubKeys } from './crypto/sub-keys';
+
+// AMQP
+export { amqpUrl, type AmqpUrlParts } from './amqp/amqp-url';
+export {
+  assertFetcherTopology, checkWorkQueue, FETCHER_TOPOLOGY, TopologyError, type FetcherTopologyOptions, type TopologyChannel,
+} from './amqp/topology';

@@ -1,0 +1,296 @@
+import { createTenantContext } from '@fetcher/engine';
+import type { AppError } from '../../errors/app-error';
+import { FakeClock } from '../../testing/fake-clock';
+import { aResolvedConnection, FakeConnectionResolver, FakeConnectivityCheck } from '../../testing/fake-connections';
+import { InMemoryJobRepository } from '../../testing/in-memory-job-repository';
+import { RecordingJobPublisher } from '../../testing/recording-job-publisher';
+import { parseCreateJobRequest, type CreateJobRequest } from '../dto/create-job.request';
+import { CreateJobCommand } from './create-job.command';
+import { CreateJobHandler, DEDUP_WINDOW_MS } from './create-job.handler';
+
+const tenant = createTenantContext('default', 'req-1');
+
+function aJobRequest(body: Record<string, unknown> = {}): CreateJobRequest {
+  const parsed = parseCreateJobRequest({
+    dataRequest: { mappedFields: { 'pg-main': { transactions: ['id', 'amount'] } } },
+    metadata: { source: 'reporter' },
+    ...body,
+  });
+  if (!parsed.ok) throw new Error('test request does not parse');
+  return parsed.request;
+}
+
+function setup() {
+  const jobs = new InMemoryJobRepository();
+  const publisher = new RecordingJobPublisher();
+  const resolver = new FakeConnectionResolver([aResolvedConnection('pg-main'), aResolvedConnection('internal-ds', { internal: true, productName: '' })]);
+  const connectivity = new FakeConnectivityCheck();
+  const clock = new FakeClock('2026-01-01T00:00:00Z');
+  const sut = new CreateJobHandler(jobs, publisher, resolver, connectivity, clock);
+  const run = (request: CreateJobRequest = aJobRequest()) => sut.execute(new CreateJobCommand(tenant, request));
+  return { jobs, publisher, resolver, connectivity, clock, sut, run };
+}
+
+async function failure(promise: Promise<unknown>): Promise<Pick<AppError, 'code' | 'title' | 'message' | 'fields' | 'category'>> {
+  const error = (await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as AppError | undefined;
+  if (!error) throw new Error('expected a rejection');
+  return { code: error.code, title: error.title, message: error.message, fields: error.fields, category: error.category };
+}
+
+describe(CreateJobHandler.name, () => {
+  it('stores a pending job, publishes it with the request id, then records the dispatch', async () => {
+    const { run, jobs, publisher, clock } = setup();
+    const result = await run();
+    expect(result.duplicate).toBe(false);
+    expect(result.job).toMatchObject({ status: 'pending', createdAt: clock.now(), dispatchAttempts: 0, dispatchedAt: null });
+    expect(publisher.published).toEqual([{ tenant, job: result.job, requestId: 'req-1' }]);
+    expect(jobs.all(tenant)).toMatchObject([{ id: result.job.id, status: 'pending', dispatchedAt: clock.now(), dispatchAttempts: 1 }]);
+  });
+
+  it('returns the stored job for a repeated request and publishes once', async () => {
+    const { run, publisher } = setup();
+    const first = await run();
+    const second = await run();
+    expect(second).toEqual({ job: expect.objectContaining({ id: first.job.id }), duplicate: true });
+    expect(publisher.published).toHaveLength(1);
+  });
+
+  it('treats different metadata as a different job', async () => {
+    const { run, publisher } = setup();
+    await run(aJobRequest({ metadata: { source: 'reporter', correlationId: 'a' } }));
+    const second = await run(aJobRequest({ metadata: { source: 'reporter', correlationId: 'b' } }));
+    expect(second.duplicate).toBe(false);
+    expect(publisher.published).toHaveLength(2);
+  });
+
+  it('dedupes a completed job for five minutes from its creation, then creates a new one', async () => {
+    const { run, jobs, clock } = setup();
+    const first = await run();
+    jobs.setStatus(tenant, first.job.id, 'completed');
+    clock.advance(DEDUP_WINDOW_MS);
+    expect(await run()).toMatchObject({ duplicate: true, job: { id: first.job.id, status: 'completed' } });
+    clock.advance(1);
+    const later = await run();
+    expect(later.duplicate).toBe(false);
+    expect(later.job.id).not.toBe(first.job.id);
+  });
+
+  it('dedupes an active job however old it is', async () => {
+    const { run, jobs, clock } = setup();
+    const first = await run();
+    jobs.setStatus(tenant, first.job.id, 'processing');
+    clock.advance(60 * 60_000);
+    expect(await run()).toMatchObject({ duplicate: true, job: { id: first.job.id, status: 'processing' } });
+  });
+
+  it('never dedupes a failed job', async () => {
+    const { run, jobs } = setup();
+    const first = await run();
+    jobs.setStatus(tenant, first.job.id, 'failed');
+    const second = await run();
+    expect(second.duplicate).toBe(false);
+    expect(second.job.id).not.toBe(first.job.id);
+  });
+
+  it('answers a duplicate before resolving or dialling anything, even if the connection is gone', async () => {
+    const { run, resolver, connectivity } = setup();
+    await run();
+    resolver.connections.clear();
+    connectivity.checked.length = 0;
+    const callsBefore = resolver.calls;
+    expect((await run()).duplicate).toBe(true);
+    expect(resolver.calls).toBe(callsBefore);
+    expect(connectivity.checked).toEqual([]);
+  });
+
+  it('returns the racing winner when the active-hash constraint refuses the insert', async () => {
+    const { run, jobs, publisher } = setup();
+    // Another request inserts the same job between our window lookup and our insert.
+    let winner: string | undefined;
+    jobs.beforeInsert = () => {
+      jobs.beforeInsert = undefined;
+      void run().then((r) => (winner = r.job.id));
+    };
+    const first = run();
+    const result = await first;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    expect(jobs.all(tenant)).toHaveLength(1);
+    expect(publisher.published).toHaveLength(1);
+    expect([result.job.id, winner]).toContain(jobs.all(tenant)[0].id);
+  });
+
+  it('retries the insert once when the conflicting active job finished meanwhile', async () => {
+    const { jobs, run, publisher } = setup();
+    let conflicts = 1;
+    const insert = jobs.insert.bind(jobs);
+    jobs.insert = async (t, job) => (conflicts-- > 0 ? 'duplicate_active' : insert(t, job));
+    const result = await run();
+    expect(result.duplicate).toBe(false);
+    expect(publisher.published).toHaveLength(1);
+  });
+
+  it('answers 500 when the insert conflicts twice with nothing active to return', async () => {
+    const { jobs, run, publisher } = setup();
+    jobs.insert = async () => 'duplicate_active';
+    expect(await failure(run())).toMatchObject({ code: 'FET-0002' });
+    expect(publisher.published).toHaveLength(0);
+  });
+
+  it('marks the job failed and answers 500 when the broker refuses it', async () => {
+    const { run, jobs, publisher, clock } = setup();
+    publisher.failWith = new Error('channel closed');
+    expect(await failure(run())).toMatchObject({ code: 'FET-0002', category: 'internal' });
+    expect(jobs.all(tenant)).toMatchObject([
+      { status: 'failed', completedAt: clock.now(), dispatchedAt: null, metadata: { source: 'reporter', error: 'process failed: unable to publish' } },
+    ]);
+  });
+
+  it('lets a retry through after a publish failure', async () => {
+    const { run, publisher } = setup();
+    publisher.failWith = new Error('down');
+    await failure(run());
+    publisher.failWith = undefined;
+    expect((await run()).duplicate).toBe(false);
+  });
+
+  it('still answers 500 and leaves the job for the sweep when marking it failed also fails', async () => {
+    const { run, jobs, publisher } = setup();
+    publisher.failWith = new Error('down');
+    jobs.failNextWith.markDispatchFailed = new Error('mongo down');
+    expect(await failure(run())).toMatchObject({ code: 'FET-0002' });
+    expect(jobs.all(tenant)).toMatchObject([{ status: 'pending', dispatchedAt: null }]);
+  });
+
+  it('answers 202 even when recording the dispatch fails: the message is out', async () => {
+    const { run, jobs } = setup();
+    jobs.failNextWith.markDispatched = new Error('mongo down');
+    expect((await run()).duplicate).toBe(false);
+  });
+
+  describe('validation order', () => {
+    it('requires mappedFields with an E2 body', async () => {
+      const { run } = setup();
+      expect(await failure(run(aJobRequest({ dataRequest: {} })))).toEqual({
+        code: 'FET-0402',
+        title: 'Missing Fields in Request',
+        message: 'Some required fields are missing. Please check the listed fields and try again.',
+        fields: { mappedFields: 'dataRequest.mappedFields is a required field' },
+        category: 'validation',
+      });
+    });
+
+    it.each([
+      [{ dataRequest: { mappedFields: {} } }, 'FET-0401', 'Invalid Data Request', 'mappedFields cannot be empty'],
+      [{ dataRequest: { mappedFields: { a: { t: [] } } } }, 'FET-0401', 'Invalid Data Request', 'datasource must have at least one table with fields'],
+      [{ dataRequest: { mappedFields: { a: {} } } }, 'FET-0401', 'Invalid Data Request', 'datasource must have at least one table with fields'],
+      [
+        { dataRequest: { mappedFields: Object.fromEntries(Array.from({ length: 11 }, (_, i) => [`ds${i}`, { t: ['f'] }])) } },
+        'FET-0401',
+        'Invalid Data Request',
+        'Maximum 10 datasources allowed per job, got 11',
+      ],
+      [{ metadata: null }, 'FET-0402', 'Missing Required Field', "metadata is required and must contain 'source' field"],
+      [{ metadata: {} }, 'FET-0402', 'Missing Required Field', 'metadata.source is required for job notification routing'],
+      [{ metadata: { source: 7 } }, 'FET-0402', 'Invalid Field Value', 'metadata.source must be a non-empty string'],
+      [{ metadata: { source: '  ' } }, 'FET-0402', 'Invalid Field Value', 'metadata.source must be a non-empty string'],
+      [
+        { dataRequest: { mappedFields: { 'pg-main': { t: ['f'] } }, filters: { zeta: {}, alpha: { t: { f: { eq: [1] } } } } } },
+        'FET-0401',
+        'Invalid Filter References',
+        "filter references unknown datasource 'alpha' not found in mappedFields; filter references unknown datasource 'zeta' not found in mappedFields",
+      ],
+    ])('%j -> %s %s', async (body, code, title, message) => {
+      const { run, publisher } = setup();
+      expect(await failure(run(aJobRequest(body)))).toMatchObject({ code, title, message, category: 'validation' });
+      expect(publisher.published).toHaveLength(0);
+    });
+
+    it('checks the data request before metadata, and metadata before filter references', async () => {
+      const { run } = setup();
+      expect(await failure(run(aJobRequest({ dataRequest: { mappedFields: {}, filters: { x: {} } }, metadata: null })))).toMatchObject({
+        message: 'mappedFields cannot be empty',
+      });
+      expect(await failure(run(aJobRequest({ dataRequest: { mappedFields: { 'pg-main': { t: ['f'] } }, filters: { x: {} } }, metadata: null })))).toMatchObject({
+        code: 'FET-0402',
+      });
+    });
+
+    it('does not check table or field names: the planner does', async () => {
+      const { run } = setup();
+      const result = await run(aJobRequest({ dataRequest: { mappedFields: { 'pg-main': { 'no.such.table': ['*'], other: [] } } } }));
+      expect(result.duplicate).toBe(false);
+    });
+  });
+
+  describe('resolution, ownership and connectivity', () => {
+    const twoSources = aJobRequest({ dataRequest: { mappedFields: { 'pg-main': { t: ['f'] }, 'internal-ds': { t: ['f'] } } } });
+
+    it('answers 500 when resolution fails', async () => {
+      const { run, resolver } = setup();
+      resolver.failWith = new Error('mongo down');
+      expect(await failure(run())).toMatchObject({ code: 'FET-0002' });
+    });
+
+    it('answers FET-1020 No Connections Found when nothing resolves', async () => {
+      const { run } = setup();
+      expect(await failure(run(aJobRequest({ dataRequest: { mappedFields: { nope: { t: ['f'] } } } })))).toMatchObject({
+        code: 'FET-1020',
+        title: 'No Connections Found',
+        message: 'No connections configured for the requested datasources',
+      });
+    });
+
+    it('answers FET-1020 Missing Data Source naming the unresolved datasource', async () => {
+      const { run } = setup();
+      expect(await failure(run(aJobRequest({ dataRequest: { mappedFields: { 'pg-main': { t: ['f'] }, nope: { t: ['f'] } } } })))).toMatchObject({
+        code: 'FET-1020',
+        title: 'Missing Data Source',
+        message: "No connection configured for datasource 'nope'",
+      });
+    });
+
+    it('answers FET-1014 for an unassigned stored connection and exempts internal ones', async () => {
+      const { run, resolver } = setup();
+      resolver.connections.set('pg-main', aResolvedConnection('pg-main', { productName: '' }));
+      expect(await failure(run(twoSources))).toMatchObject({
+        code: 'FET-1014',
+        message: "Connection 'pg-main' has no product assigned. Use the migration endpoint to assign it first.",
+      });
+    });
+
+    it('compares the product case-sensitively (FET-1016)', async () => {
+      const { run } = setup();
+      expect(await failure(run(aJobRequest({ metadata: { source: 'Reporter' } })))).toMatchObject({
+        code: 'FET-1016',
+        message: "Connection 'pg-main' does not belong to the product identified by source 'Reporter'",
+      });
+    });
+
+    it('dials every stored connection but no internal one', async () => {
+      const { run, connectivity } = setup();
+      await run(twoSources);
+      expect(connectivity.checked).toEqual(['pg-main']);
+    });
+
+    it.each([
+      ['host_not_allowed', 'FET-0414', 'Host is not a valid external database endpoint'],
+      ['unavailable', 'FET-1040', "Connection 'pg-main' is not available"],
+    ] as const)('maps a %s dial to %s and stores nothing', async (outcome, code, message) => {
+      const { run, connectivity, jobs } = setup();
+      connectivity.outcomes.set('pg-main', outcome);
+      expect(await failure(run())).toMatchObject({ code, message, category: 'validation' });
+      expect(jobs.all(tenant)).toEqual([]);
+    });
+
+    it('maps a refused ssl mode to FET-0413 naming the mode', async () => {
+      const { run, connectivity, resolver } = setup();
+      const pg = aResolvedConnection('pg-main');
+      resolver.connections.set('pg-main', { ...pg, descriptor: { ...pg.descriptor, sslMode: 'bogus' } });
+      connectivity.outcomes.set('pg-main', 'ssl_mode_not_allowed');
+      expect(await failure(run())).toMatchObject({ code: 'FET-0413', message: expect.stringContaining("'bogus'") });
+    });
+  });
+});

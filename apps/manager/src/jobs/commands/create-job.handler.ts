@@ -1,0 +1,166 @@
+import { Inject, Logger } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import type { TenantContext } from '@fetcher/engine';
+import { v7 as uuidv7 } from 'uuid';
+import { Errors } from '../../errors/catalogue';
+import { CLOCK, type Clock } from '../../ports/clock.port';
+import { CONNECTION_RESOLVER, type ConnectionResolver, type ResolvedConnection } from '../../ports/connection-resolver.port';
+import { CONNECTIVITY_CHECK, type ConnectivityCheck } from '../../ports/connectivity-check.port';
+import { JOB_PUBLISHER, type JobPublisher } from '../../ports/job-publisher.port';
+import { JOB_REPOSITORY, type JobRepository } from '../../ports/job-repository.port';
+import { PUBLISH_FAILED_ERROR, type Job, type MappedFields } from '../job';
+import { checkDataRequest, checkFilterReferences, requireMappedFields, requireSource } from '../job-request.rules';
+import { requestHash } from '../request-hash';
+import { CreateJobCommand, type CreateJobResult } from './create-job.command';
+
+/** A finished job answers an identical request for this long after its creation; a failed one never does. */
+export const DEDUP_WINDOW_MS = 5 * 60_000;
+/** Each stored connection gets this long to accept a dial at job creation. */
+export const CONNECTIVITY_TIMEOUT_MS = 10_000;
+
+@CommandHandler(CreateJobCommand)
+export class CreateJobHandler implements ICommandHandler<CreateJobCommand, CreateJobResult> {
+  readonly #logger = new Logger(CreateJobHandler.name);
+
+  constructor(
+    @Inject(JOB_REPOSITORY) private readonly jobs: JobRepository,
+    @Inject(JOB_PUBLISHER) private readonly publisher: JobPublisher,
+    @Inject(CONNECTION_RESOLVER) private readonly resolver: ConnectionResolver,
+    @Inject(CONNECTIVITY_CHECK) private readonly connectivity: ConnectivityCheck,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ tenant, request }: CreateJobCommand): Promise<CreateJobResult> {
+    const mappedFields = requireMappedFields(request.mappedFields);
+    // The hash comes before the remaining rules on purpose: it covers the cleaned request exactly as stored.
+    const hash = requestHash({ mappedFields, filters: request.filters, metadata: request.metadata });
+    checkDataRequest(mappedFields);
+    const source = requireSource(request.metadata);
+    checkFilterReferences(request.filterDatasources, mappedFields);
+
+    // Dedup runs before any connection is looked at: a duplicate is answered even if its
+    // connection has been deleted or is down since (clients rely on that).
+    const recent = await this.jobs.findNewestByHashSince(tenant, hash, new Date(this.clock.now().getTime() - DEDUP_WINDOW_MS));
+    if (recent && recent.status !== 'failed') return { job: recent, duplicate: true };
+
+    const connections = await this.#resolve(tenant, mappedFields);
+    checkOwnership(connections, source);
+    await this.#checkConnectivity(tenant, connections);
+
+    const job = pendingJob(mappedFields, request, hash, this.clock.now());
+    const existing = await this.#insert(tenant, job);
+    if (existing) return { job: existing, duplicate: true };
+    await this.#publish(tenant, job);
+    return { job, duplicate: false };
+  }
+
+  async #resolve(tenant: TenantContext, mappedFields: MappedFields): Promise<ResolvedConnection[]> {
+    const names = Object.keys(mappedFields);
+    let resolved: ReadonlyMap<string, ResolvedConnection>;
+    try {
+      resolved = await this.resolver.resolve(tenant, names);
+    } catch (error) {
+      this.#logger.error(`connection resolution failed: ${describe(error)}`);
+      throw Errors.internal();
+    }
+    if (resolved.size === 0) throw Errors.noConnectionsFound();
+    const missing = names.find((name) => !resolved.has(name));
+    if (missing !== undefined) throw Errors.missingDataSource(missing);
+    return names.map((name) => resolved.get(name)!);
+  }
+
+  /** One after another, so a job with ten datasources never opens ten dials at once. */
+  async #checkConnectivity(tenant: TenantContext, connections: readonly ResolvedConnection[]): Promise<void> {
+    for (const connection of connections) {
+      if (connection.internal) continue; // operator-configured: trusted, and not ours to probe
+      const outcome = await this.connectivity.check(tenant, connection, CONNECTIVITY_TIMEOUT_MS);
+      switch (outcome) {
+        case 'ok':
+          continue;
+        case 'host_not_allowed':
+          throw Errors.forbiddenHost();
+        case 'ssl_mode_not_allowed':
+          throw Errors.invalidSslMode(connection.descriptor.sslMode ?? '');
+        case 'unavailable':
+          throw Errors.connectionDown(connection.configName);
+      }
+    }
+  }
+
+  /**
+   * The active-hash constraint is the real dedup guard: two identical requests that both missed
+   * the window lookup race here, and the loser answers with the winner's job. An active job that
+   * finished between our failed insert and the lookup leaves nothing to return, so the insert is
+   * retried once; a second conflict with nothing to return means the hash is churning, which we
+   * report rather than loop on.
+   */
+  async #insert(tenant: TenantContext, job: Job): Promise<Job | undefined> {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if ((await this.jobs.insert(tenant, job)) === 'inserted') return undefined;
+      const active = await this.jobs.findNewestActiveByHash(tenant, job.requestHash);
+      if (active) return active;
+    }
+    this.#logger.error(`job insert kept conflicting on an active request hash that then vanished (job ${job.id})`);
+    throw Errors.internal();
+  }
+
+  /**
+   * Stored first, published second: a crash in between leaves a pending job that the dispatch
+   * sweep publishes later, while the other order could run a job nobody stored.
+   */
+  async #publish(tenant: TenantContext, job: Job): Promise<void> {
+    try {
+      await this.publisher.publishExtractionRequested(tenant, job, tenant.requestId ?? '');
+    } catch (error) {
+      this.#logger.error(`publishing job ${job.id} failed: ${describe(error)}`);
+      try {
+        await this.jobs.markDispatchFailed(tenant, job.id, PUBLISH_FAILED_ERROR, this.clock.now());
+      } catch (markError) {
+        // The job stays pending and undispatched, so the sweep picks it up; the client still hears of the failure.
+        this.#logger.error(`marking job ${job.id} failed after a publish failure failed too: ${describe(markError)}`);
+      }
+      throw Errors.internal();
+    }
+    try {
+      await this.jobs.markDispatched(tenant, job.id, this.clock.now());
+    } catch (error) {
+      // The message is out. Without the mark the sweep republishes it, which the Worker's lease makes harmless.
+      this.#logger.warn(`recording the dispatch of job ${job.id} failed: ${describe(error)}`);
+    }
+  }
+}
+
+function checkOwnership(connections: readonly ResolvedConnection[], source: string): void {
+  for (const connection of connections) {
+    if (connection.internal) continue;
+    if (connection.productName === '') throw Errors.connectionNotAssigned(connection.configName);
+    // Case-sensitive on purpose: product names are stored lower-case, and clients rely on "Reporter" not matching.
+    if (connection.productName !== source) throw Errors.productMismatch(connection.configName, source);
+  }
+}
+
+function pendingJob(
+  mappedFields: MappedFields,
+  request: { filters: Job['filters']; metadata?: Job['metadata'] },
+  hash: string,
+  now: Date,
+): Job {
+  return {
+    id: uuidv7(),
+    status: 'pending',
+    mappedFields,
+    ...(request.filters && Object.keys(request.filters).length > 0 ? { filters: request.filters } : {}),
+    metadata: request.metadata ?? {},
+    requestHash: hash,
+    createdAt: now,
+    completedAt: null,
+    dispatchedAt: null,
+    dispatchAttempts: 0,
+  };
+}
+
+/** Error names only: driver messages may quote hosts or credentials. */
+function describe(error: unknown): string {
+  if (error instanceof Error) return `${error.name}${'code' in error ? ` (${String((error as { code?: unknown }).code)})` : ''}`;
+  return typeof error;
+}

@@ -1,0 +1,47 @@
+import { Errors } from '../errors/catalogue';
+import type { MappedFields } from './job';
+
+/** More datasources than this in one job are refused: each one is a connection the Worker holds open. */
+export const MAX_DATASOURCES_PER_JOB = 10;
+
+/** The required-field check, an E2 body naming `mappedFields`. */
+export function requireMappedFields(mappedFields: MappedFields | undefined): MappedFields {
+  if (mappedFields !== undefined) return mappedFields;
+  throw Errors.fieldProblems([{ field: 'mappedFields', message: 'dataRequest.mappedFields is a required field', required: true }]);
+}
+
+/**
+ * The HTTP-level shape rules of a data request. Tables and fields themselves are not checked here:
+ * the Worker's planner decides those against the live schema.
+ */
+export function checkDataRequest(mappedFields: MappedFields): void {
+  const datasources = Object.values(mappedFields);
+  if (datasources.length === 0) throw Errors.invalidDataRequest('mappedFields cannot be empty');
+  // One table with fields is enough: the others may be listed empty.
+  if (datasources.some((tables) => !Object.values(tables).some((fields) => fields.length > 0))) {
+    throw Errors.invalidDataRequest('datasource must have at least one table with fields');
+  }
+  if (datasources.length > MAX_DATASOURCES_PER_JOB) {
+    throw Errors.invalidDataRequest(`Maximum ${MAX_DATASOURCES_PER_JOB} datasources allowed per job, got ${datasources.length}`);
+  }
+}
+
+/** `metadata.source` routes the job's notifications and names the product that must own every stored connection. */
+export function requireSource(metadata: Readonly<Record<string, unknown>> | undefined): string {
+  if (metadata === undefined) throw Errors.missingRequiredField("metadata is required and must contain 'source' field");
+  const source = metadata.source;
+  if (source === undefined || source === null) {
+    throw Errors.missingRequiredField('metadata.source is required for job notification routing');
+  }
+  if (typeof source !== 'string' || source.trim() === '') throw Errors.invalidFieldValue('metadata.source must be a non-empty string');
+  return source;
+}
+
+/** Filters may only name datasources the request extracts; table and field keys are the planner's business. */
+export function checkFilterReferences(filterDatasources: readonly string[], mappedFields: MappedFields): void {
+  const unknown = [...new Set(filterDatasources)].filter((name) => !Object.hasOwn(mappedFields, name)).sort();
+  if (unknown.length === 0) return;
+  throw Errors.invalidFilterReferences(
+    unknown.map((name) => `filter references unknown datasource '${name}' not found in mappedFields`).join('; '),
+  );
+}

@@ -1,0 +1,16 @@
+import { canonicalJson, sha256Hex } from '@fetcher/platform';
+import type { JobFilters, JobMetadata, MappedFields } from './job';
+
+/**
+ * The deduplication key of a job request: the hex SHA-256 of the canonical JSON of the request
+ * after the filter clean-up. Empty filters and metadata are left out, so `{}` and an absent
+ * value hash alike; metadata takes part, so two requests with different correlation ids are
+ * two jobs.
+ */
+export function requestHash(request: { mappedFields: MappedFields; filters?: JobFilters; metadata?: JobMetadata }): string {
+  const dataRequest: Record<string, unknown> = { mappedFields: request.mappedFields };
+  if (request.filters && Object.keys(request.filters).length > 0) dataRequest.filters = request.filters;
+  const input: Record<string, unknown> = { dataRequest };
+  if (request.metadata && Object.keys(request.metadata).length > 0) input.metadata = request.metadata;
+  return sha256Hex(canonicalJson(input));
+}

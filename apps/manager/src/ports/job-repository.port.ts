@@ -1,0 +1,44 @@
+import type { TenantContext } from '@fetcher/engine';
+import type { Job } from '../jobs/job';
+
+export type InsertOutcome = 'inserted' | 'duplicate_active';
+
+/** What the dispatch sweep needs to claim a job nobody confirmed as published. */
+export interface DispatchClaim {
+  /** Only jobs created before this instant are candidates. */
+  readonly createdBefore: Date;
+  readonly now: Date;
+  /** The claim holds until then; another replica cannot take the job before. */
+  readonly lockUntil: Date;
+}
+
+/**
+ * The job collection. It is also the dedup store: the active-hash rule is enforced by the
+ * repository itself (a unique constraint), not by a read before the write.
+ */
+export interface JobRepository {
+  findById(tenant: TenantContext, id: string): Promise<Job | undefined>;
+  /** The newest job with this hash created at or after `since`, in any status. */
+  findNewestByHashSince(tenant: TenantContext, hash: string, since: Date): Promise<Job | undefined>;
+  /** The newest `pending`/`processing` job with this hash, however old. */
+  findNewestActiveByHash(tenant: TenantContext, hash: string): Promise<Job | undefined>;
+  /**
+   * Stores a new `pending` job. MUST answer `duplicate_active` (and store nothing) while another
+   * active job has the same request hash, atomically with respect to concurrent inserts.
+   */
+  insert(tenant: TenantContext, job: Job): Promise<InsertOutcome>;
+  /** Records a confirmed publish: sets `dispatchedAt`, counts the attempt, releases any sweep claim. */
+  markDispatched(tenant: TenantContext, id: string, at: Date): Promise<void>;
+  /**
+   * Fails a job that never reached the Worker, only while it is still `pending` (a Worker that
+   * already took it owns its outcome). Answers whether it changed the job.
+   */
+  markDispatchFailed(tenant: TenantContext, id: string, error: string, at: Date): Promise<boolean>;
+  /**
+   * Atomically claims the oldest `pending` job that has no `dispatchedAt`, was created before
+   * `createdBefore` and is not claimed by anyone (its lock is absent or past), counting one more
+   * dispatch attempt. Answers the job as it was before the claim's increment, or `undefined`.
+   */
+  claimUndispatched(tenant: TenantContext, claim: DispatchClaim): Promise<Job | undefined>;
+}
+export const JOB_REPOSITORY = Symbol('JobRepository');

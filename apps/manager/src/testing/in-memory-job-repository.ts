@@ -1,0 +1,118 @@
+import type { TenantContext } from '@fetcher/engine';
+import { isActive, type Job, type JobStatus } from '../jobs/job';
+import type { DispatchClaim, InsertOutcome, JobRepository } from '../ports/job-repository.port';
+
+interface Stored {
+  job: Job;
+  lockUntil: Date | null;
+}
+
+/**
+ * The job repository in memory, per tenant, with the same active-hash rule as the Mongo adapter.
+ * `failNextWith` makes the next call of the named method reject once.
+ */
+export class InMemoryJobRepository implements JobRepository {
+  readonly #tenants = new Map<string, Map<string, Stored>>();
+  failNextWith: Partial<Record<keyof JobRepository, Error>> = {};
+  /** Runs just before `insert` stores a job, to interleave other writes in tests. */
+  beforeInsert?: () => void;
+
+  findById(tenant: TenantContext, id: string): Promise<Job | undefined> {
+    return this.#call('findById', () => this.#jobs(tenant).get(id)?.job);
+  }
+
+  findNewestByHashSince(tenant: TenantContext, hash: string, since: Date): Promise<Job | undefined> {
+    return this.#call('findNewestByHashSince', () =>
+      this.#newest(tenant, (job) => job.requestHash === hash && job.createdAt.getTime() >= since.getTime()),
+    );
+  }
+
+  findNewestActiveByHash(tenant: TenantContext, hash: string): Promise<Job | undefined> {
+    return this.#call('findNewestActiveByHash', () => this.#newest(tenant, (job) => job.requestHash === hash && isActive(job.status)));
+  }
+
+  insert(tenant: TenantContext, job: Job): Promise<InsertOutcome> {
+    return this.#call('insert', () => {
+      this.beforeInsert?.();
+      const jobs = this.#jobs(tenant);
+      if (isActive(job.status) && [...jobs.values()].some((s) => s.job.requestHash === job.requestHash && isActive(s.job.status))) {
+        return 'duplicate_active';
+      }
+      jobs.set(job.id, { job: structuredClone(job), lockUntil: null });
+      return 'inserted';
+    });
+  }
+
+  markDispatched(tenant: TenantContext, id: string, at: Date): Promise<void> {
+    return this.#call('markDispatched', () => {
+      const stored = this.#jobs(tenant).get(id);
+      if (!stored) return;
+      stored.job = { ...stored.job, dispatchedAt: at, dispatchAttempts: stored.job.dispatchAttempts + 1 };
+      stored.lockUntil = null;
+    });
+  }
+
+  markDispatchFailed(tenant: TenantContext, id: string, error: string, at: Date): Promise<boolean> {
+    return this.#call('markDispatchFailed', () => {
+      const stored = this.#jobs(tenant).get(id);
+      if (!stored || stored.job.status !== 'pending') return false;
+      stored.job = { ...stored.job, status: 'failed', completedAt: at, metadata: { ...stored.job.metadata, error } };
+      stored.lockUntil = null;
+      return true;
+    });
+  }
+
+  claimUndispatched(tenant: TenantContext, claim: DispatchClaim): Promise<Job | undefined> {
+    return this.#call('claimUndispatched', () => {
+      const candidates = [...this.#jobs(tenant).values()]
+        .filter(
+          (s) =>
+            s.job.status === 'pending' &&
+            s.job.dispatchedAt === null &&
+            s.job.createdAt.getTime() < claim.createdBefore.getTime() &&
+            (s.lockUntil === null || s.lockUntil.getTime() < claim.now.getTime()),
+        )
+        .sort((a, b) => a.job.createdAt.getTime() - b.job.createdAt.getTime());
+      const chosen = candidates[0];
+      if (!chosen) return undefined;
+      const before = chosen.job;
+      chosen.job = { ...before, dispatchAttempts: before.dispatchAttempts + 1 };
+      chosen.lockUntil = claim.lockUntil;
+      return before;
+    });
+  }
+
+  /** Test helpers: what a Worker would do to a job. */
+  setStatus(tenant: TenantContext, id: string, status: JobStatus, at?: Date): void {
+    const stored = this.#jobs(tenant).get(id);
+    if (!stored) throw new Error(`no job ${id}`);
+    stored.job = { ...stored.job, status, completedAt: isActive(status) ? null : (at ?? stored.job.createdAt) };
+  }
+
+  all(tenant: TenantContext): Job[] {
+    return [...this.#jobs(tenant).values()].map((s) => s.job);
+  }
+
+  #newest(tenant: TenantContext, match: (job: Job) => boolean): Job | undefined {
+    return [...this.#jobs(tenant).values()]
+      .map((s) => s.job)
+      .filter(match)
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+  }
+
+  #jobs(tenant: TenantContext): Map<string, Stored> {
+    let jobs = this.#tenants.get(tenant.tenantId);
+    if (!jobs) this.#tenants.set(tenant.tenantId, (jobs = new Map<string, Stored>()));
+    return jobs;
+  }
+
+  async #call<T>(method: keyof JobRepository, run: () => T): Promise<T> {
+    await Promise.resolve(); // asynchronous like the real adapter, so interleavings are possible
+    const failure = this.failNextWith[method];
+    if (failure) {
+      delete this.failNextWith[method];
+      throw failure;
+    }
+    return run();
+  }
+}

@@ -24,7 +24,7 @@ module.exports = {
     {
       ...common,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts'],
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts', '<rootDir>/test/deploy/**/*.int-spec.ts'],
       setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'],
     },
     {

@@ -1,13 +1,11 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
 import { loadManagerConfig } from './config/manager.config';
-import { ManagerModule } from './manager.module';
+import { createManagerApp } from './http/http-app';
 
 async function main(): Promise<void> {
   const config = loadManagerConfig(process.env); // the app's only read of process.env
-  const app = await NestFactory.create(ManagerModule.forRoot(config), { bufferLogs: true });
-  app.enableShutdownHooks();
-  await (config.http.host ? app.listen(config.http.port, config.http.host) : app.listen(config.http.port));
+  const app = await createManagerApp(config);
+  await app.listen({ port: config.http.port, host: config.http.host ?? '0.0.0.0' });
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,119 @@
+import { ConfigError } from '@fetcher/platform';
+import { aMasterKey } from '../testing/manager-test-env';
+import { loadManagerConfig, MULTI_TENANT_UNAVAILABLE } from './manager.config';
+
+const required = () => ({ APP_ENC_KEY: aMasterKey(), MONGO_NAME: 'Fetcher', RABBITMQ_FETCHER_WORK_QUEUE: 'fetcher.q' });
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadManagerConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.problems];
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe(loadManagerConfig.name, () => {
+  it('applies the documented defaults and treats blank values as unset', () => {
+    const sut = loadManagerConfig({ ...required(), SERVER_ADDRESS: '  ', REDIS_HOST: '' });
+    expect(sut.http).toEqual({ port: 4006 });
+    expect(sut.version).toBe('0.0.0');
+    expect(sut.mongo).toEqual({ uri: 'mongodb://localhost/', dbName: 'fetcher' });
+    expect(sut.redis).toBeUndefined();
+    expect(sut.schemaCache.ttlSeconds).toBe(300);
+    expect(sut.pagination.maxLimit).toBe(100);
+    expect(sut.hostSafety).toEqual({ allowlist: [], allowPrivate: true });
+    expect(sut.keyRing.currentVersion).toBe('1');
+    expect(sut.tenancy).toEqual({ multiTenant: false, tenantId: 'default' });
+    expect(sut.drainDelaySec).toBe(12);
+    expect(Object.isFrozen(sut.hostSafety)).toBe(true);
+  });
+
+  it('lists every missing required variable at once', () => {
+    const problems = problemsOf({});
+    expect(problems.join('\n')).toMatch(/APP_ENC_KEY/);
+    expect(problems.join('\n')).toMatch(/MONGO_NAME/);
+    expect(problems.join('\n')).toMatch(/RABBITMQ_FETCHER_WORK_QUEUE/);
+  });
+
+  it('refuses multi-tenant mode with a clear message', () => {
+    expect(problemsOf({ ...required(), MULTI_TENANT_ENABLED: 'true' })).toContain(MULTI_TENANT_UNAVAILABLE);
+  });
+
+  it('names the variable but never the value', () => {
+    const secret = 'secret-host:99999';
+    const message = problemsOf({ ...required(), SERVER_ADDRESS: secret, PLUGIN_AUTH_ADDRESS: 'https://u:p@auth' }).join('\n');
+    expect(message).toMatch(/SERVER_ADDRESS/);
+    expect(message).toMatch(/PLUGIN_AUTH_ADDRESS/);
+    expect(message).not.toContain('secret-host');
+    expect(message).not.toContain('u:p');
+  });
+
+  it('refuses half-set credential pairs, short keys and unknown allowlist entries', () => {
+    const problems = problemsOf({ ...required(), MONGO_USER: 'u', RABBITMQ_DEFAULT_PASS: 'p', APP_ENC_KEY: 'c2hvcnQ=', HOST_SAFETY_ALLOWLIST: 'ok.example.com,not a host' }).join('\n');
+    expect(problems).toMatch(/MONGO_PASSWORD/);
+    expect(problems).toMatch(/RABBITMQ_DEFAULT_USER/);
+    expect(problems).toMatch(/APP_ENC_KEY/);
+    expect(problems).toMatch(/HOST_SAFETY_ALLOWLIST/);
+  });
+
+  it('refuses plaintext dependencies in saas mode', () => {
+    const problems = problemsOf({ ...required(), DEPLOYMENT_MODE: 'saas', REDIS_HOST: 'redis' }).join('\n');
+    expect(problems).toMatch(/MONGO_PARAMETERS/);
+    expect(problems).toMatch(/RABBITMQ_URI/);
+    expect(problems).toMatch(/REDIS_TLS/);
+  });
+
+  it('builds percent-encoded Mongo and RabbitMQ URLs and reads Redis', () => {
+    const sut = loadManagerConfig({
+      ...required(),
+      MONGO_HOST: 'm',
+      MONGO_PORT: '27017',
+      MONGO_USER: 'u@x',
+      MONGO_PASSWORD: 'p/w',
+      MONGO_PARAMETERS: 'authSource=admin',
+      RABBITMQ_HOST: 'r',
+      RABBITMQ_DEFAULT_USER: 'g',
+      RABBITMQ_DEFAULT_PASS: 'p@ss',
+      REDIS_HOST: '127.0.0.1',
+      SCHEMA_CACHE_TTL_SECONDS: '-4',
+      READYZ_DRAIN_DELAY_SEC: '-1',
+    });
+    expect(sut.mongo.uri).toBe('mongodb://u%40x:p%2Fw@m:27017/?authSource=admin');
+    expect(sut.amqp.url).toBe('amqp://g:p%40ss@r:5672');
+    expect(sut.redis).toEqual({ host: '127.0.0.1', port: 6379, db: 0, tls: false });
+    expect(sut.schemaCache.ttlSeconds).toBe(300);
+    expect(sut.drainDelaySec).toBe(1);
+  });
+
+  it('reads internal datasources, skipping bad groups and keeping the first of a name', () => {
+    const sut = loadManagerConfig({
+      ...required(),
+      DATASOURCE_A_CONFIG_NAME: 'ledger',
+      DATASOURCE_A_TYPE: 'postgresql',
+      DATASOURCE_A_HOST: 'db',
+      DATASOURCE_A_DATABASE: 'app',
+      DATASOURCE_A_PORT: 'x',
+      DATASOURCE_A_OPTIONS: 'serviceName=a&b=c',
+      DATASOURCE_B_CONFIG_NAME: 'ledger',
+      DATASOURCE_B_TYPE: 'MYSQL',
+      DATASOURCE_B_HOST: 'db2',
+      DATASOURCE_B_DATABASE: 'x',
+      DATASOURCE_C_CONFIG_NAME: 'badssl',
+      DATASOURCE_C_TYPE: 'MYSQL',
+      DATASOURCE_C_HOST: 'h',
+      DATASOURCE_C_DATABASE: 'd',
+      DATASOURCE_C_SSLMODE: 'require',
+      DATASOURCE_D_CONFIG_NAME: 'nohost',
+      DATASOURCE_D_TYPE: 'MYSQL',
+      MAX_PAGINATION_MONTH_DATE_RANGE: '3',
+    });
+    expect(sut.internalDatasources).toEqual([
+      expect.objectContaining({ configName: 'ledger', type: 'POSTGRESQL', host: 'db', port: 0, metadata: { serviceName: 'a', b: 'c' } }),
+    ]);
+    expect(sut.warnings.join('\n')).toMatch(/DATASOURCE_A_PORT/);
+    expect(sut.warnings.join('\n')).toMatch(/DATASOURCE_C_SSLMODE/);
+    expect(sut.warnings.join('\n')).toMatch(/MAX_PAGINATION_MONTH_DATE_RANGE/);
+  });
+});

@@ -1,0 +1,175 @@
+import { AppError } from './app-error';
+
+/**
+ * Every error body the Manager sends, with the exact code, title and message clients key on.
+ * Placeholders are always filled, and a parameter problem always names the parameter.
+ */
+export const Texts = Object.freeze({
+  internal: 'The server encountered an unexpected error. Please try again later or contact support.',
+  unavailable:
+    'The server is currently unable to handle the request due to temporary overloading or maintenance of the server. Please try again later.',
+  parse: 'unable to parse request body',
+  emptyBody: 'empty request body',
+  requiredFields: 'Some required fields are missing. Please check the listed fields and try again.',
+  invalidFields: 'Some fields have invalid values. Please check the listed fields and try again.',
+  duplicate:
+    'An entity of type connection with the same unique attributes already exists. Please use different values to avoid conflicts and review the data provided in the request.',
+  schemaInconsistent: 'Schema validation found inconsistencies.',
+  databaseConnection: 'The adapter failed to connect to the target data source. Check credentials and network access.',
+  schemaRetrieval: 'Failed to retrieve database schema information.',
+});
+
+export type EntityKind = 'connection' | 'job';
+
+export const Errors = {
+  // 0xxx: generic
+  parseFailed: () => new AppError('validation', 'FET-0001', 'Bad Request', Texts.parse),
+  emptyBody: () => new AppError('validation', 'FET-0001', 'Invalid payload', Texts.emptyBody),
+  internal: () => new AppError('internal', 'FET-0002', 'Internal Server Error', Texts.internal),
+  serviceUnavailable: () => new AppError('unavailable', 'FET-0003', 'Service Unavailable', Texts.unavailable),
+  duplicateKey: () => new AppError('conflict', 'FET-0004', 'Conflict', 'Conflict'),
+  notFound: () => new AppError('not_found', 'FET-0005', 'Not Found', 'Not Found'),
+
+  /** E2: the "required" problems alone when there is one, otherwise every problem. */
+  fieldProblems(problems: readonly FieldProblem[], entityType?: 'connection'): AppError {
+    const required = problems.filter((p) => p.required);
+    const chosen = required.length > 0 ? required : problems;
+    const fields = Object.fromEntries(chosen.map((p) => [p.field, p.message]));
+    return required.length > 0
+      ? new AppError('validation', 'FET-0402', 'Missing Fields in Request', Texts.requiredFields, { fields, entityType })
+      : new AppError('validation', 'FET-0001', 'Bad Request', Texts.invalidFields, { fields, entityType });
+  },
+
+  // 04xx: request shape
+  invalidDataRequest: (message: string) => new AppError('validation', 'FET-0401', 'Invalid Data Request', message),
+  invalidFilterReferences: (message: string) => new AppError('validation', 'FET-0401', 'Invalid Filter References', message),
+  missingRequiredField: (message: string) => new AppError('validation', 'FET-0402', 'Missing Required Field', message),
+  invalidFieldValue: (message: string) => new AppError('validation', 'FET-0402', 'Invalid Field Value', message),
+  invalidHeader: (message: string) => new AppError('validation', 'FET-0403', 'Invalid header', message),
+  invalidPathParameter: (entity: EntityKind) =>
+    new AppError('validation', 'FET-0404', 'Invalid Path Parameter', `invalid ${entity} id`),
+  invalidQueryParameter: (parameter: string) =>
+    new AppError(
+      'validation',
+      'FET-0405',
+      'Invalid Query Parameter',
+      `One or more query parameters are in an incorrect format. Please check the following parameters '${parameter}' and ensure they meet the required format before trying again.`,
+    ),
+  paginationLimitExceeded: (max: number) =>
+    new AppError(
+      'validation',
+      'FET-0406',
+      'Pagination Limit Exceeded',
+      `The pagination limit exceeds the maximum allowed of ${max} items per page. Please verify the limit and try again.`,
+    ),
+  invalidSortOrder: () =>
+    new AppError(
+      'validation',
+      'FET-0407',
+      'Invalid Sort Order',
+      "The 'sort_order' field must be 'asc' or 'desc'. Please provide a valid sort order and try again.",
+    ),
+  invalidDateFormat: () =>
+    new AppError(
+      'validation',
+      'FET-0408',
+      'Invalid Date Format Error',
+      "The 'initialDate', 'finalDate', or both are in the incorrect format. Please use the 'yyyy-mm-dd' format and try again.",
+    ),
+  invalidFinalDate: () =>
+    new AppError(
+      'validation',
+      'FET-0409',
+      'Invalid Final Date Error',
+      "The 'finalDate' cannot be earlier than the 'initialDate'. Please verify the dates and try again.",
+    ),
+  invalidSslMode: (mode: string) =>
+    new AppError(
+      'validation',
+      'FET-0413',
+      'Invalid SSL Mode',
+      `Invalid SSL mode. The provided SSL mode '${mode}' is not supported. Please use a valid SSL mode for this database type.`,
+    ),
+  forbiddenHost: () => new AppError('validation', 'FET-0414', 'Forbidden Host', 'Host is not a valid external database endpoint'),
+
+  // 10xx: domain
+  entityNotFound: (entity: EntityKind) =>
+    new AppError(
+      'not_found',
+      'FET-1001',
+      'Entity Not Found',
+      `It was not possible to find the ${entity} entity during the requested flow. Please review the data provided in the request.`,
+    ),
+  connectionConflict: () => new AppError('conflict', 'FET-1002', 'Conflict', Texts.duplicate),
+  connectionNotAssigned: (name: string) =>
+    new AppError(
+      'validation',
+      'FET-1014',
+      'Connection Not Assigned',
+      `Connection '${name}' has no product assigned. Use the migration endpoint to assign it first.`,
+    ),
+  connectionAlreadyAssigned: () =>
+    new AppError(
+      'conflict',
+      'FET-1015',
+      'Connection Already Assigned',
+      'The connection is already assigned to a product and cannot be reassigned.',
+    ),
+  productMismatch: (name: string, source: string) =>
+    new AppError(
+      'validation',
+      'FET-1016',
+      'Product Mismatch',
+      `Connection '${name}' does not belong to the product identified by source '${source}'`,
+    ),
+  noConnectionsFound: () =>
+    new AppError('validation', 'FET-1020', 'No Connections Found', 'No connections configured for the requested datasources'),
+  missingDataSource: (name: string) =>
+    new AppError('validation', 'FET-1020', 'Missing Data Source', `No connection configured for datasource '${name}'`),
+  jobInProgress: (action: 'update' | 'delete') =>
+    new AppError('conflict', 'FET-1021', 'Job In Progress', `cannot ${action} connection with active jobs`),
+  connectionDown: (name: string) =>
+    new AppError('validation', 'FET-1040', 'Connection Down', `Connection '${name}' is not available`),
+  schemaValidationFailed: (errors: readonly Readonly<Record<string, string>>[]) =>
+    new AppError('unprocessable', 'FET-1060', 'Schema validation failed', Texts.schemaInconsistent, { errors }),
+  validationLimitExceeded: (message: string) =>
+    new AppError('validation', 'FET-1061', 'Validation Limit Exceeded', message),
+  noConnectionsForValidation: () =>
+    new AppError('validation', 'FET-1062', 'No Connections Found', 'No connections configured for the requested datasources'),
+
+  // E3: the numeric dialect of /test and /schema (clients branch on the number).
+  rateLimited: (retryAfterSeconds: number) =>
+    new AppError(
+      'limit_exceeded',
+      '429',
+      'Rate Limit Exceeded',
+      `Connection test limit reached. Try again in ${retryAfterSeconds} seconds.`,
+      { dialect: 'numeric', headers: { 'Retry-After': String(retryAfterSeconds) } },
+    ),
+  databaseConnectionError: () =>
+    new AppError('connect', '500', 'Database Connection Error', Texts.databaseConnection, { dialect: 'numeric' }),
+  schemaRetrievalError: () =>
+    new AppError('internal', '500', 'Schema Retrieval Error', Texts.schemaRetrieval, { dialect: 'numeric' }),
+} as const;
+
+/** One E2 entry. `required` selects FET-0402 over FET-0001 (config-name pattern counts as required). */
+export interface FieldProblem {
+  readonly field: string;
+  readonly message: string;
+  readonly required: boolean;
+}
+
+/**
+ * Codes defined by the contract but never sent (unknown fields are dropped, metadata is not
+ * limited, products are not entities). Listed so the catalogue is complete.
+ */
+export const DEFINED_NEVER_SENT = Object.freeze({
+  'FET-0400': 'Unexpected Fields in the Request',
+  'FET-0410': 'Invalid Metadata Nesting',
+  'FET-0411': 'Metadata Value Length Exceeded',
+  'FET-0412': 'Metadata Key Length Exceeded',
+  'FET-1013': 'Product Has Connections',
+  'FET-1080': 'Tenant Context Required',
+  'FET-1081': 'Tenant Not Found',
+  'FET-1082': 'Tenant Service Unavailable',
+});

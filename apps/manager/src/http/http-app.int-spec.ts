@@ -1,0 +1,42 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+// eslint-disable-next-line no-restricted-imports -- an integration spec, not app code: it runs the in-process Mongo test server
+import { type MongoTestTarget, withMongo } from '@fetcher/mongo-test-server';
+import { loadManagerConfig } from '../config/manager.config';
+import { managerTestEnv } from '../testing/manager-test-env';
+import { createManagerApp } from './http-app';
+
+describe('the Manager HTTP layer on Fastify', () => {
+  let mongo: MongoTestTarget;
+  let app: NestFastifyApplication;
+
+  beforeAll(async () => {
+    mongo = await withMongo();
+    app = await createManagerApp(loadManagerConfig(managerTestEnv(mongo.uri)), { logger: false });
+  });
+  afterAll(async () => {
+    await app?.close();
+    await mongo?.close();
+  });
+
+  it('answers an unknown route with E4 404 naming the method and path', async () => {
+    const res = await app.inject({ method: 'GET', url: '/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ code: 404, title: 'request_failed', message: 'Cannot GET /nope' });
+  });
+
+  it('answers a body over 4 MiB with E4 413', async () => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/v1/management/connections',
+      headers: { 'content-type': 'application/json', 'x-product-name': 'p' },
+      payload: `{"x":"${'a'.repeat(4 * 1024 * 1024 + 10)}"}`,
+    });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toEqual({ code: 413, title: 'request_failed', message: 'Request Entity Too Large' });
+  });
+
+  it('still answers /health', async () => {
+    const res = await app.inject({ method: 'GET', url: '/health' });
+    expect(res.statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,41 @@
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { ManagerConfig } from '../config/manager.config';
+import { ManagerModule } from '../manager.module';
+import { ErrorFilter, sendRendered } from './error.filter';
+import { RawBody } from './json-body';
+
+/** 4 MiB: the contract's body limit (larger bodies get 413). */
+export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
+
+export interface ManagerAppOptions {
+  /** Nest's own logger; tests pass `false`. */
+  readonly logger?: false;
+}
+
+/**
+ * Builds the Manager on Fastify, initialised but not listening (tests inject; main.ts listens).
+ * Body parsing is ours: every body arrives as raw bytes and each route runs the parse stage, so a
+ * missing or wrong content type is the contract's 400/FET-0001 and not Fastify's 415.
+ */
+export async function createManagerApp(config: ManagerConfig, options: ManagerAppOptions = {}): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES });
+  const app = await NestFactory.create<NestFastifyApplication>(ManagerModule.forRoot(config), adapter, {
+    bodyParser: false,
+    bufferLogs: options.logger !== false,
+    ...(options.logger === false ? { logger: false } : {}),
+  });
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
+    const type = request.headers['content-type'];
+    done(null, new RawBody(typeof type === 'string' ? type : undefined, body as Buffer));
+  });
+  // Failures before a route runs (body over the limit, broken framing) take the same renderer.
+  const filter = app.get(ErrorFilter);
+  fastify.setErrorHandler((error, _request, reply) => sendRendered(reply, filter.render(error)));
+  app.enableCors({ origin: true });
+  app.enableShutdownHooks();
+  await app.init();
+  return app;
+}

@@ -1,0 +1,30 @@
+import { Errors } from '../errors/catalogue';
+
+/**
+ * What the Fastify content-type parser hands a route: the raw bytes and the declared type. The
+ * routes decide JSON-ness themselves, so that a wrong or missing content type, malformed JSON and
+ * a non-object body all become the contract's 400/FET-0001 instead of Fastify's 415 or 400.
+ */
+export class RawBody {
+  constructor(
+    readonly contentType: string | undefined,
+    readonly bytes: Buffer,
+  ) {}
+}
+
+const JSON_TYPE = /^application\/json\s*(;.*)?$/i;
+
+/** The parse stage: a JSON object or 400/FET-0001 "unable to parse request body". */
+export function parseJsonObject(body: unknown): Record<string, unknown> {
+  if (!(body instanceof RawBody)) throw Errors.parseFailed();
+  if (body.contentType === undefined || !JSON_TYPE.test(body.contentType.trim())) throw Errors.parseFailed();
+  if (body.bytes.length === 0) throw Errors.parseFailed();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.bytes.toString('utf8'));
+  } catch {
+    throw Errors.parseFailed();
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw Errors.parseFailed();
+  return parsed as Record<string, unknown>;
+}

@@ -3,7 +3,7 @@
 // naming rules hosts apply to requests. Everything else in src/ is internal.
 export { createConnectorRegistry, sslModesFor } from './registry';
 
-export { connectorAttributes, type ConnectorAttributes } from './common/attributes';
+export { connectorAttributes, connectorSecrets, type ConnectorAttributes } from './common/attributes';
 export { resolveTimeouts, type ConnectorOptions } from './common/options';
 export { DEFAULT_CONNECTOR_TIMEOUTS, queryTimeoutMs, type ConnectorTimeouts } from './common/timeouts';
 export {

@@ -16,3 +16,4 @@ export { ConfigFragmentEncoder, type EncodedChunk, type FragmentOptions } from '
 export { createEngine, type Engine, type EngineOptions } from './engine';
 export type { TestConnectionResult } from './connections/connection-tester';
 export { createTenantContext, isTenantId } from './tenant';
+export { withConnectionSecrets } from './connections/secrets';

@@ -40,10 +40,33 @@ export interface TenantContext {
   readonly requestId?: string;
 }
 
-/** Opaque host data that rides on a descriptor: decrypted credentials, schema scope, the stored record. */
+/**
+ * Opaque, non-secret host data that rides on a descriptor (the connectors read `metadata`,
+ * `schemaScope` and `internal`). Decrypted credentials never go here: they go in `secrets`.
+ */
 export type HostAttributes = Readonly<Record<string, unknown>>;
 
-/** A connection without secrets. `hostAttributes` is round-tripped but never serialised. */
+/** Decrypted PEM text for TLS. */
+export interface ConnectionSslSecrets {
+  readonly ca?: string;
+  readonly cert?: string;
+  readonly key?: string;
+}
+
+/**
+ * Decrypted credentials a host hands its connectors. On a descriptor they are a non-enumerable,
+ * frozen copy whose `toJSON` and `util.inspect` render `[REDACTED]`: spreads, JSON and loggers
+ * never see them, and the engine never hands them to a connection store.
+ */
+export interface ConnectionSecrets {
+  readonly password?: string;
+  readonly ssl?: ConnectionSslSecrets;
+}
+
+/**
+ * A connection. `hostAttributes` and `secrets` are round-tripped to connectors but never
+ * serialised (both are non-enumerable).
+ */
 export interface ConnectionDescriptor {
   readonly id?: string;
   readonly configName: string;
@@ -56,6 +79,7 @@ export interface ConnectionDescriptor {
   readonly sslMode?: string;
   readonly keyVersion?: number;
   readonly hostAttributes?: HostAttributes;
+  readonly secrets?: ConnectionSecrets;
 }
 
 export interface ConnectionInputFields {

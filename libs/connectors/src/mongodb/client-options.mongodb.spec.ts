@@ -1,24 +1,24 @@
 import type { LookupFunction } from 'node:net';
 import { MongoClient } from 'mongodb';
-import type { ConnectorAttributes } from '../common/attributes';
+import type { ConnectionSecrets } from '@fetcher/engine';
 import { DEFAULT_CONNECTOR_TIMEOUTS } from '../common/timeouts';
 import { MONGO_SSL_MODES, mongoClientOptions, mongoConnectionString } from './client-options.mongodb';
 import { mongoDescriptor } from './testing/mongo-descriptor';
 
 const descriptor = mongoDescriptor;
 const lookup: LookupFunction = () => undefined;
-const options = (mode: string, attributes: ConnectorAttributes = {}) =>
-  mongoClientOptions(mode, attributes, DEFAULT_CONNECTOR_TIMEOUTS, lookup);
+const options = (mode: string, secrets: ConnectionSecrets = {}) =>
+  mongoClientOptions(mode, secrets, DEFAULT_CONNECTOR_TIMEOUTS, lookup);
 
 describe(mongoConnectionString.name, () => {
   it('builds user, password, host, port, database and the admin authSource for stored connections', () => {
-    expect(mongoConnectionString(descriptor(), { password: 's3cret' })).toBe(
+    expect(mongoConnectionString(descriptor(), {}, { password: 's3cret' })).toBe(
       'mongodb://reader:s3cret@db.example.com:27017/crm?authSource=admin',
     );
   });
 
   it('defaults authSource to the database for internal datasources', () => {
-    expect(mongoConnectionString(descriptor(), { password: 'p', internal: true })).toBe(
+    expect(mongoConnectionString(descriptor(), { internal: true }, { password: 'p' })).toBe(
       'mongodb://reader:p@db.example.com:27017/crm?authSource=crm',
     );
   });
@@ -42,7 +42,7 @@ describe(mongoConnectionString.name, () => {
   it('URL-encodes the user and the password so that the driver reads them back unchanged', () => {
     const user = 'ana:b@c/d?e#f[g]%';
     const password = 'p@ss:w/rd?#[]%+ é';
-    const uri = mongoConnectionString(descriptor({ userName: user }), { password });
+    const uri = mongoConnectionString(descriptor({ userName: user }), {}, { password });
     // The constructor parses the string without any I/O.
     const parsed = new MongoClient(uri).options;
     expect(parsed.credentials).toMatchObject({ username: user, password, source: 'admin' });
@@ -51,7 +51,7 @@ describe(mongoConnectionString.name, () => {
   });
 
   it('has no userinfo without a user, and no password part without a password', () => {
-    expect(mongoConnectionString(descriptor({ userName: '' }), { password: 'ignored' })).toBe(
+    expect(mongoConnectionString(descriptor({ userName: '' }), {}, { password: 'ignored' })).toBe(
       'mongodb://db.example.com:27017/crm?authSource=admin',
     );
     expect(mongoConnectionString(descriptor(), {})).toBe('mongodb://reader@db.example.com:27017/crm?authSource=admin');

@@ -5,7 +5,7 @@
  */
 import type { LookupFunction } from 'node:net';
 import type { MongoClientOptions } from 'mongodb';
-import type { ConnectionDescriptor } from '@fetcher/engine';
+import type { ConnectionDescriptor, ConnectionSecrets } from '@fetcher/engine';
 import type { ConnectorAttributes } from '../common/attributes';
 import type { ConnectorTimeouts } from '../common/timeouts';
 
@@ -22,10 +22,10 @@ export const MONGO_POOL_MAX = 2;
  * `authSource` = `metadata.authSource`, else the database for internal datasources and `admin` for
  * stored connections. Without a user there is no userinfo at all.
  */
-export function mongoConnectionString(descriptor: ConnectionDescriptor, attributes: ConnectorAttributes): string {
+export function mongoConnectionString(descriptor: ConnectionDescriptor, attributes: ConnectorAttributes, secrets: ConnectionSecrets = {}): string {
   const metadata = attributes.metadata ?? {};
   const user = descriptor.userName ?? '';
-  const password = attributes.password ?? '';
+  const password = secrets.password ?? '';
   let userinfo = '';
   if (user !== '') {
     userinfo = encodeURIComponent(user);
@@ -41,11 +41,11 @@ export function mongoConnectionString(descriptor: ConnectionDescriptor, attribut
 
 /**
  * TLS is on unless the mode is `""`/`false`/`disable`; `insecure` also skips certificate and
- * hostname checks. PEM material from the host attributes becomes the TLS `ca`/`cert`/`key`.
+ * hostname checks. PEM material from the descriptor's secrets becomes the TLS `ca`/`cert`/`key`.
  */
 export function mongoClientOptions(
   sslMode: string,
-  attributes: ConnectorAttributes,
+  secrets: ConnectionSecrets,
   timeouts: ConnectorTimeouts,
   lookup: LookupFunction,
 ): MongoClientOptions {
@@ -62,7 +62,7 @@ export function mongoClientOptions(
   };
   if (!options.tls) return options;
   if (sslMode === 'insecure') options.tlsInsecure = true;
-  const ssl = attributes.ssl ?? {};
+  const ssl = secrets.ssl ?? {};
   if (nonEmpty(ssl.ca)) options.ca = ssl.ca;
   if (nonEmpty(ssl.cert)) options.cert = ssl.cert;
   if (nonEmpty(ssl.key)) options.key = ssl.key;

@@ -47,10 +47,8 @@ function descriptor(overrides: Partial<ConnectionDescriptor> = {}): ConnectionDe
     databaseName: DATABASE,
     userName: target.userName,
     sslMode: target.tls ? 'true' : '',
-    hostAttributes: {
-      password: target.password,
-      ...(target.authSource ? { metadata: { authSource: target.authSource } } : {}),
-    },
+    hostAttributes: target.authSource ? { metadata: { authSource: target.authSource } } : {},
+    secrets: { password: target.password },
     ...overrides,
   };
 }

@@ -1,7 +1,8 @@
 import type { LookupAddress } from 'node:dns';
+import { inspect } from 'node:util';
 import type { LookupFunction } from 'node:net';
 import { MongoNetworkError, type Db, type MongoClientOptions } from 'mongodb';
-import { EngineError, ErrorText, type ConnectionDescriptor } from '@fetcher/engine';
+import { EngineError, ErrorText, withConnectionSecrets, type ConnectionDescriptor } from '@fetcher/engine';
 import type { ConnectorAttributes } from '../common/attributes';
 import { HostNotAllowedError } from '../common/errors';
 import type { LookupFn } from '../common/host-safety';
@@ -38,7 +39,7 @@ class FakeClient implements MongoClientLike {
 }
 
 const descriptor = (overrides: Partial<ConnectionDescriptor> = {}, attributes: ConnectorAttributes = {}): ConnectionDescriptor =>
-  mongoDescriptor({ sslMode: 'true', hostAttributes: { password: PASSWORD, ...attributes }, ...overrides });
+  withConnectionSecrets(mongoDescriptor({ sslMode: 'true', hostAttributes: { ...attributes }, ...overrides }), { password: PASSWORD });
 
 const lookups: string[] = [];
 const fakeDns: LookupFn = (hostname) => {
@@ -173,6 +174,15 @@ describe(MongoConnector.name, () => {
     await expect(sut.discoverSchema(signal())).rejects.toMatchObject({ category: 'unavailable' });
     await expect(sut.queryStream({ configName: 'crm', tables: {} }, signal())).rejects.toMatchObject({ category: 'unavailable' });
     expect(clients).toHaveLength(1);
+  });
+
+  it('never shows the decrypted password through JSON.stringify or util.inspect, before or after connecting', async () => {
+    const { sut } = setup(descriptor());
+    const shown = () => [JSON.stringify(sut), inspect(sut), inspect(sut, { depth: 20, showHidden: true })].join(' ');
+    expect(shown()).not.toContain(PASSWORD);
+    await sut.testConnection(signal());
+    expect(shown()).not.toContain(PASSWORD);
+    expect(shown()).not.toContain('mongodb://');
   });
 
   it('pings again when asked to test an open connection', async () => {

@@ -9,13 +9,14 @@ import {
   compareUtf8,
   type ColumnKind,
   type ConnectionDescriptor,
+  type ConnectionSecrets,
   type Connector,
   type QueryRequest,
   type RowCursor,
   type SchemaSnapshot,
   type TableSchema,
 } from '@fetcher/engine';
-import { connectorAttributes, type ConnectorAttributes } from '../common/attributes';
+import { connectorAttributes, connectorSecrets, type ConnectorAttributes } from '../common/attributes';
 import { connectError } from '../common/errors';
 import { resolveDialTarget, type DialTarget } from '../common/host-safety';
 import { resolveTimeouts, type ConnectorOptions } from '../common/options';
@@ -51,36 +52,44 @@ interface CollectionQuery {
   readonly maxTimeMS: number;
 }
 
+/**
+ * Every field is `#private`: the secrets, and the client whose options and URI carry the password,
+ * must not show through JSON.stringify or util.inspect of a connector a host logs.
+ */
 export class MongoConnector implements Connector {
-  private readonly attributes: ConnectorAttributes;
-  private readonly timeouts: ConnectorTimeouts;
-  private client: MongoClientLike | undefined;
-  private db: Db | undefined;
-  private closed = false;
+  readonly #descriptor: ConnectionDescriptor;
+  readonly #options: ConnectorOptions;
+  readonly #createClient: MongoClientFactory;
+  readonly #attributes: ConnectorAttributes;
+  readonly #secrets: ConnectionSecrets;
+  readonly #timeouts: ConnectorTimeouts;
+  #client: MongoClientLike | undefined;
+  #db: Db | undefined;
+  #closed = false;
   /** Normalised key -> collection name, from the first listCollections. */
-  private collections: Map<string, string> | undefined;
+  #collections: Map<string, string> | undefined;
   /** Inferred schemas by normalised key: all of them after discoverSchema, else those queried. */
-  private readonly schemas = new Map<string, TableSchema>();
-  private snapshot: SchemaSnapshot | undefined;
+  readonly #schemas = new Map<string, TableSchema>();
+  #snapshot: SchemaSnapshot | undefined;
 
-  constructor(
-    private readonly descriptor: ConnectionDescriptor,
-    private readonly options: ConnectorOptions,
-    private readonly createClient: MongoClientFactory = defaultClientFactory,
-  ) {
-    this.attributes = connectorAttributes(descriptor);
-    this.timeouts = resolveTimeouts(options);
+  constructor(descriptor: ConnectionDescriptor, options: ConnectorOptions, createClient: MongoClientFactory = defaultClientFactory) {
+    this.#descriptor = descriptor;
+    this.#options = options;
+    this.#createClient = createClient;
+    this.#attributes = connectorAttributes(descriptor);
+    this.#secrets = connectorSecrets(descriptor);
+    this.#timeouts = resolveTimeouts(options);
   }
 
   async testConnection(signal: AbortSignal): Promise<void> {
     throwIfAborted(signal);
-    if (this.closed) throw connectError();
+    if (this.#closed) throw connectError();
     try {
-      if (this.db) {
-        await this.ping(this.db, signal);
+      if (this.#db) {
+        await this.#ping(this.#db, signal);
         return;
       }
-      await this.open(signal);
+      await this.#open(signal);
     } catch (error) {
       if (signal.aborted) throw abortError(signal);
       // A denied host stays a validation error (FET-0414); everything else is a connect failure,
@@ -91,79 +100,79 @@ export class MongoConnector implements Connector {
   }
 
   async discoverSchema(signal: AbortSignal): Promise<SchemaSnapshot> {
-    const db = await this.connected(signal);
-    if (this.snapshot) return this.snapshot;
-    const budget = withTimeout(signal, this.timeouts.discoveryMs);
-    const collections = await this.collectionMap(db, budget);
+    const db = await this.#connected(signal);
+    if (this.#snapshot) return this.#snapshot;
+    const budget = withTimeout(signal, this.#timeouts.discoveryMs);
+    const collections = await this.#collectionMap(db, budget);
     const tables: TableSchema[] = [];
-    for (const key of [...collections.keys()].sort(compareUtf8)) tables.push(await this.tableSchema(db, key, budget));
-    this.snapshot = { configName: this.descriptor.configName, tables };
-    return this.snapshot;
+    for (const key of [...collections.keys()].sort(compareUtf8)) tables.push(await this.#tableSchema(db, key, budget));
+    this.#snapshot = { configName: this.#descriptor.configName, tables };
+    return this.#snapshot;
   }
 
   async queryStream(request: QueryRequest, signal: AbortSignal): Promise<RowCursor> {
-    const db = await this.connected(signal);
+    const db = await this.#connected(signal);
     const tables = Object.keys(request.tables).sort(compareUtf8);
     // Every table is resolved before the first row moves: a bad name fails the step up front. Only
     // the requested collections are inferred when this connector has not discovered them yet.
     const queries = new Map<string, CollectionQuery>();
     if (tables.length > 0) {
-      const budget = withTimeout(signal, this.timeouts.discoveryMs);
-      const collections = await this.collectionMap(db, budget);
+      const budget = withTimeout(signal, this.#timeouts.discoveryMs);
+      const collections = await this.#collectionMap(db, budget);
       for (const table of tables) {
         const collection = collections.get(table);
         if (collection === undefined) throw new EngineError('validation', 'table not found in datasource schema');
-        queries.set(table, this.collectionQuery(request, table, collection, await this.tableSchema(db, table, budget)));
+        queries.set(table, this.#collectionQuery(request, table, collection, await this.#tableSchema(db, table, budget)));
       }
     }
-    const open = (table: string, tableSignal: AbortSignal) => Promise.resolve(this.openTable(db, queries.get(table)!, tableSignal));
+    const open = (table: string, tableSignal: AbortSignal) => Promise.resolve(this.#openTable(db, queries.get(table)!, tableSignal));
     return new SequentialTableCursor(tables, openAsItems(open), signal);
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    const client = this.client;
-    this.client = undefined;
-    this.db = undefined;
+    this.#closed = true;
+    const client = this.#client;
+    this.#client = undefined;
+    this.#db = undefined;
     await client?.close();
   }
 
-  private async open(signal: AbortSignal): Promise<void> {
-    const { host } = this.descriptor;
-    const { hostSafety, lookup } = this.options;
-    const exempt = this.attributes.internal === true;
-    const budget = withTimeout(signal, this.timeouts.mongoConnectMs);
+  async #open(signal: AbortSignal): Promise<void> {
+    const { host } = this.#descriptor;
+    const { hostSafety, lookup } = this.#options;
+    const exempt = this.#attributes.internal === true;
+    const budget = withTimeout(signal, this.#timeouts.mongoConnectMs);
     const target = await resolveDialTarget(host, hostSafety, { lookup, signal: budget, exempt });
     // Members the driver discovers later (replica sets) pass the same guard when dialled.
     const resolveOther = (name: string): Promise<DialTarget> => resolveDialTarget(name, hostSafety, { lookup, exempt });
-    const client = this.createClient(
-      mongoConnectionString(this.descriptor, this.attributes),
-      mongoClientOptions(this.descriptor.sslMode ?? '', this.attributes, this.timeouts, pinnedLookup(host, target, resolveOther)),
+    const client = this.#createClient(
+      mongoConnectionString(this.#descriptor, this.#attributes, this.#secrets),
+      mongoClientOptions(this.#descriptor.sslMode ?? '', this.#secrets, this.#timeouts, pinnedLookup(host, target, resolveOther)),
     );
     try {
       // connect() takes no signal; serverSelectionTimeoutMS bounds it, an abort stops the wait.
       await raceAbort(client.connect(), signal);
-      const db = client.db(this.descriptor.databaseName);
-      await this.ping(db, signal);
-      this.client = client;
-      this.db = db;
+      const db = client.db(this.#descriptor.databaseName);
+      await this.#ping(db, signal);
+      this.#client = client;
+      this.#db = db;
     } catch (error) {
       await client.close().catch(() => undefined);
       throw error;
     }
   }
 
-  private async ping(db: Db, signal: AbortSignal): Promise<void> {
-    await db.command({ ping: 1 }, { signal: withTimeout(signal, this.timeouts.mongoConnectMs) });
+  async #ping(db: Db, signal: AbortSignal): Promise<void> {
+    await db.command({ ping: 1 }, { signal: withTimeout(signal, this.#timeouts.mongoConnectMs) });
   }
 
-  private async connected(signal: AbortSignal): Promise<Db> {
-    if (this.closed) throw new EngineError('unavailable', 'connector is closed');
-    if (!this.db) await this.testConnection(signal);
-    return this.db!;
+  async #connected(signal: AbortSignal): Promise<Db> {
+    if (this.#closed) throw new EngineError('unavailable', 'connector is closed');
+    if (!this.#db) await this.testConnection(signal);
+    return this.#db!;
   }
 
-  private openTable(db: Db, query: CollectionQuery, signal: AbortSignal): MongoTableRows {
+  #openTable(db: Db, query: CollectionQuery, signal: AbortSignal): MongoTableRows {
     const cursor = db.collection(query.collection).find(query.filter, {
       ...(query.projection ? { projection: query.projection } : {}),
       batchSize: MONGO_BATCH_SIZE,
@@ -176,24 +185,24 @@ export class MongoConnector implements Connector {
     return new MongoTableRows(cursor);
   }
 
-  private collectionQuery(request: QueryRequest, table: string, collection: string, schema: TableSchema): CollectionQuery {
+  #collectionQuery(request: QueryRequest, table: string, collection: string, schema: TableSchema): CollectionQuery {
     const kinds = new Map<string, ColumnKind>((schema.columns ?? []).map((column) => [column.name, column.kind]));
     const filter = buildFilterDocument(request.filters?.[table], kinds, `${request.configName}.${table}`);
     const projection = projectionFor(request.tables[table], schema.fields);
-    const maxTimeMS = queryTimeoutMs(this.timeouts, Object.keys(filter).length > 0);
+    const maxTimeMS = queryTimeoutMs(this.#timeouts, Object.keys(filter).length > 0);
     return { collection, filter, ...(projection ? { projection } : {}), maxTimeMS };
   }
 
-  private async collectionMap(db: Db, signal: AbortSignal): Promise<Map<string, string>> {
-    this.collections ??= await raceAbort(listCollectionKeys(db, signal), signal);
-    return this.collections;
+  async #collectionMap(db: Db, signal: AbortSignal): Promise<Map<string, string>> {
+    this.#collections ??= await raceAbort(listCollectionKeys(db, signal), signal);
+    return this.#collections;
   }
 
-  private async tableSchema(db: Db, key: string, signal: AbortSignal): Promise<TableSchema> {
-    const cached = this.schemas.get(key);
+  async #tableSchema(db: Db, key: string, signal: AbortSignal): Promise<TableSchema> {
+    const cached = this.#schemas.get(key);
     if (cached) return cached;
-    const schema = await raceAbort(inferCollectionSchema(db, key, this.collections!.get(key)!, signal), signal);
-    this.schemas.set(key, schema);
+    const schema = await raceAbort(inferCollectionSchema(db, key, this.#collections!.get(key)!, signal), signal);
+    this.#schemas.set(key, schema);
     return schema;
   }
 }

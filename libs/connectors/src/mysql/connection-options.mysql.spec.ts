@@ -39,7 +39,7 @@ describe('MySQL connection options', () => {
     const socket = Object.assign(new EventEmitter(), { setNoDelay: jest.fn() }) as unknown as Socket;
     const options = mysqlPoolOptions({
       descriptor,
-      attributes: { password: 'pw' },
+      secrets: { password: 'pw' },
       target,
       ssl: mysqlSslOptions('true', undefined),
       timeouts: DEFAULT_CONNECTOR_TIMEOUTS,
@@ -55,7 +55,7 @@ describe('MySQL connection options', () => {
   });
 
   it('asks mysql2 for exact values and a pool of two', () => {
-    const options = mysqlPoolOptions({ descriptor, attributes: { password: 'pw' }, target, ssl: undefined, timeouts: DEFAULT_CONNECTOR_TIMEOUTS });
+    const options = mysqlPoolOptions({ descriptor, secrets: { password: 'pw' }, target, ssl: undefined, timeouts: DEFAULT_CONNECTOR_TIMEOUTS });
     expect(options).toMatchObject({
       port: 3307,
       user: 'reader',
@@ -74,7 +74,7 @@ describe('MySQL connection options', () => {
   });
 
   it('sends no password and no database when there are none', () => {
-    const options = mysqlPoolOptions({ descriptor: { ...descriptor, databaseName: '' }, attributes: {}, target, ssl: undefined, timeouts: DEFAULT_CONNECTOR_TIMEOUTS });
+    const options = mysqlPoolOptions({ descriptor: { ...descriptor, databaseName: '' }, secrets: {}, target, ssl: undefined, timeouts: DEFAULT_CONNECTOR_TIMEOUTS });
     expect(options).not.toHaveProperty('password');
     expect(options).not.toHaveProperty('database');
   });

@@ -3,9 +3,8 @@
  * Pure: the connector resolves the dial target first and passes it in.
  */
 import { connect as netConnect, type Socket } from 'node:net';
-import type { ConnectionDescriptor } from '@fetcher/engine';
+import type { ConnectionDescriptor, ConnectionSecrets, ConnectionSslSecrets } from '@fetcher/engine';
 import type { PoolOptions, SslOptions } from 'mysql2';
-import type { ConnectorAttributes } from '../common/attributes';
 import type { DialTarget } from '../common/host-safety';
 import type { ConnectorTimeouts } from '../common/timeouts';
 
@@ -16,7 +15,7 @@ export const MYSQL_SSL_MODES: readonly string[] = Object.freeze(['false', 'true'
  * store). `skip-verify`: TLS without verification. `preferred`: TLS without verification, and the
  * connector retries plain when the server has no TLS. Client `cert`/`key` ride along whenever TLS is on.
  */
-export function mysqlSslOptions(mode: string, material: ConnectorAttributes['ssl']): SslOptions | undefined {
+export function mysqlSslOptions(mode: string, material: ConnectionSslSecrets | undefined): SslOptions | undefined {
   if (mode === '' || mode === 'false') return undefined;
   const verify = mode === 'true';
   return {
@@ -45,7 +44,7 @@ export function pinnedSocketFactory(target: DialTarget, port: number, connect: S
 
 export interface MysqlPoolInput {
   readonly descriptor: ConnectionDescriptor;
-  readonly attributes: ConnectorAttributes;
+  readonly secrets: ConnectionSecrets;
   readonly target: DialTarget;
   readonly ssl: SslOptions | undefined;
   readonly timeouts: ConnectorTimeouts;
@@ -53,13 +52,13 @@ export interface MysqlPoolInput {
 }
 
 export function mysqlPoolOptions(input: MysqlPoolInput): PoolOptions {
-  const { descriptor, attributes, target, ssl, timeouts } = input;
+  const { descriptor, secrets, target, ssl, timeouts } = input;
   return {
     host: descriptor.host,
     port: descriptor.port,
     stream: pinnedSocketFactory(target, descriptor.port, input.connect),
     user: descriptor.userName,
-    ...(attributes.password !== undefined ? { password: attributes.password } : {}),
+    ...(secrets.password !== undefined ? { password: secrets.password } : {}),
     ...(descriptor.databaseName ? { database: descriptor.databaseName } : {}),
     ...(ssl ? { ssl } : {}),
     charset: 'UTF8MB4_UNICODE_CI',

@@ -356,14 +356,14 @@ describe('MysqlConnector against a real MariaDB', () => {
     });
 
     it('connects with a password, and a wrong one leaks neither password, DSN nor driver text', async () => {
-      const good = factory.build(descriptor({ userName: USER, hostAttributes: { password: PASSWORD } }));
+      const good = factory.build(descriptor({ userName: USER, secrets: { password: PASSWORD } }));
       try {
         await good.testConnection(signal);
       } finally {
         await good.close();
       }
       const wrongPassword = `${PASSWORD}-wrong`;
-      const bad = factory.build(descriptor({ userName: USER, hostAttributes: { password: wrongPassword } }));
+      const bad = factory.build(descriptor({ userName: USER, secrets: { password: wrongPassword } }));
       let error: unknown;
       try {
         await bad.testConnection(signal);

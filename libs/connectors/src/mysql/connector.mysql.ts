@@ -41,10 +41,10 @@ export class MysqlConnector extends PooledSqlConnector<Pool> {
   }
 
   protected override async open(budget: AbortSignal): Promise<void> {
-    const { attributes, sslMode } = this.config;
+    const { secrets, sslMode } = this.config;
     const target = await this.dialTarget(budget);
     try {
-      await this.#openPool(target, mysqlSslOptions(sslMode, attributes.ssl), budget);
+      await this.#openPool(target, mysqlSslOptions(sslMode, secrets.ssl), budget);
     } catch (error) {
       // `preferred`: TLS when the server offers it, plain otherwise (C6).
       if (sslMode !== 'preferred' || driverErrorCode(error) !== 'HANDSHAKE_NO_SSL_SUPPORT') throw error;
@@ -109,8 +109,8 @@ export class MysqlConnector extends PooledSqlConnector<Pool> {
   }
 
   async #openPool(target: DialTarget, ssl: ReturnType<typeof mysqlSslOptions>, signal: AbortSignal): Promise<void> {
-    const { descriptor, attributes, timeouts } = this.config;
-    const pool = createPool(mysqlPoolOptions({ descriptor, attributes, target, ssl, timeouts }));
+    const { descriptor, secrets, timeouts } = this.config;
+    const pool = createPool(mysqlPoolOptions({ descriptor, secrets, target, ssl, timeouts }));
     // An idle connection that dies emits 'error' on itself; the next command reports the failure.
     pool.on('connection', (connection) => connection.on('error', () => undefined));
     this.setPool(pool);

@@ -21,7 +21,8 @@ const descriptor: ConnectionDescriptor = {
 };
 const target = { address: '10.9.8.7', family: 4 as const, servername: 'ora.example.com' };
 const PEM = { ca: '-----BEGIN CERTIFICATE-----\nCA\n-----END CERTIFICATE-----', cert: 'CERT', key: 'KEY' };
-const attributes = (extra: object = {}) => ({ password: 'pw', metadata: { serviceName: 'ORCLPDB1' }, ...extra });
+const attributes = () => ({ metadata: { serviceName: 'ORCLPDB1' } });
+const secrets = (extra: object = {}) => ({ password: 'pw', ...extra });
 
 describe('Oracle connection options', () => {
   it('allows exactly the modes of manager-api.md §16', () => {
@@ -80,7 +81,7 @@ describe('Oracle connection options', () => {
 
   it('dials the checked address in every mode that does not match the host name', () => {
     for (const sslMode of ['', 'false', 'true', 'enable']) {
-      const pool = oraclePoolAttributes({ descriptor, attributes: attributes(), target, sslMode, timeouts: DEFAULT_CONNECTOR_TIMEOUTS });
+      const pool = oraclePoolAttributes({ descriptor, attributes: attributes(), secrets: secrets(), target, sslMode, timeouts: DEFAULT_CONNECTOR_TIMEOUTS });
       expect(pool.connectString).toContain('10.9.8.7');
       expect(pool.connectString).not.toContain('ora.example.com');
       expect(needsPinningProxy(sslMode, target)).toBe(false);
@@ -88,7 +89,7 @@ describe('Oracle connection options', () => {
   });
 
   it('TCPS with chain verification only: DN match off, wallet passed', () => {
-    const pool = oraclePoolAttributes({ descriptor, attributes: attributes({ ssl: PEM }), target, sslMode: 'true', timeouts: DEFAULT_CONNECTOR_TIMEOUTS });
+    const pool = oraclePoolAttributes({ descriptor, attributes: attributes(), secrets: secrets({ ssl: PEM }), target, sslMode: 'true', timeouts: DEFAULT_CONNECTOR_TIMEOUTS });
     expect(pool).toMatchObject({
       user: 'hr_reader',
       password: 'pw',
@@ -109,6 +110,7 @@ describe('Oracle connection options', () => {
     const pool = oraclePoolAttributes({
       descriptor,
       attributes: attributes(),
+      secrets: secrets(),
       target,
       sslMode: 'verify',
       timeouts: DEFAULT_CONNECTOR_TIMEOUTS,
@@ -122,7 +124,7 @@ describe('Oracle connection options', () => {
   });
 
   it('plain TCP has no TLS settings and no wallet, even with PEM material present', () => {
-    const pool = oraclePoolAttributes({ descriptor, attributes: attributes({ ssl: { ca: PEM.ca } }), target, sslMode: '', timeouts: DEFAULT_CONNECTOR_TIMEOUTS });
+    const pool = oraclePoolAttributes({ descriptor, attributes: attributes(), secrets: secrets({ ssl: { ca: PEM.ca } }), target, sslMode: '', timeouts: DEFAULT_CONNECTOR_TIMEOUTS });
     expect(pool.connectString).toBe('10.9.8.7:2484/ORCLPDB1');
     expect(pool).not.toHaveProperty('walletContent');
     expect(pool).not.toHaveProperty('sslServerDNMatch');

@@ -2,7 +2,7 @@
  * oracledb (thin mode) pool attributes for one datasource (spec: worker-engine.md C1, C8;
  * manager-api.md §16). Pure: the connector resolves the dial target first and passes it in.
  */
-import type { ConnectionDescriptor } from '@fetcher/engine';
+import type { ConnectionDescriptor, ConnectionSecrets, ConnectionSslSecrets } from '@fetcher/engine';
 import type { PoolAttributes } from 'oracledb';
 import type { ConnectorAttributes } from '../common/attributes';
 import type { DialTarget } from '../common/host-safety';
@@ -59,7 +59,7 @@ export function oracleServiceName(attributes: ConnectorAttributes): string {
  * rejects a context without a key), so that combination fails the dial with a clear cause
  * instead of a TLS initialisation error; without any PEM the system trust store applies.
  */
-export function oracleWalletContent(material: ConnectorAttributes['ssl']): string | undefined {
+export function oracleWalletContent(material: ConnectionSslSecrets | undefined): string | undefined {
   const { ca, cert, key } = material ?? {};
   if (!ca && !cert && !key) return undefined;
   if (!cert || !key) {
@@ -106,6 +106,7 @@ export function oracleConnectString(input: OracleConnectInput): string {
 export interface OraclePoolInput {
   readonly descriptor: ConnectionDescriptor;
   readonly attributes: ConnectorAttributes;
+  readonly secrets: ConnectionSecrets;
   readonly target: DialTarget;
   readonly sslMode: string;
   readonly timeouts: ConnectorTimeouts;
@@ -120,15 +121,15 @@ export interface OraclePoolInput {
  * dials the checked address, so the driver never resolves the name.
  */
 export function oraclePoolAttributes(input: OraclePoolInput): PoolAttributes {
-  const { descriptor, attributes, target, sslMode, timeouts, proxy } = input;
+  const { descriptor, attributes, secrets, target, sslMode, timeouts, proxy } = input;
   const tls = oracleTls(sslMode);
   const serviceName = oracleServiceName(attributes);
-  const walletContent = tls ? oracleWalletContent(attributes.ssl) : undefined;
+  const walletContent = tls ? oracleWalletContent(secrets.ssl) : undefined;
   const host = proxy ? target.servername : target.address;
   const seconds = Math.max(1, Math.ceil(timeouts.connectMs / 1000));
   return {
     user: descriptor.userName,
-    ...(attributes.password !== undefined ? { password: attributes.password } : {}),
+    ...(secrets.password !== undefined ? { password: secrets.password } : {}),
     connectString: oracleConnectString({ host, family: target.family, port: descriptor.port, serviceName, tls, timeouts, proxy }),
     ...(tls ? { sslServerDNMatch: tls.dnMatch } : {}),
     ...(walletContent ? { walletContent } : {}),

@@ -43,7 +43,8 @@ describe('OracleConnector dialling with the real thin driver', () => {
     databaseName: '',
     userName: 'hr',
     sslMode,
-    hostAttributes: { password: 'pw', metadata: { serviceName: 'ORCLPDB1' } },
+    hostAttributes: { metadata: { serviceName: 'ORCLPDB1' } },
+    secrets: { password: 'pw' },
   });
 
   beforeAll(async () => {

@@ -76,7 +76,7 @@ class FakeDriver implements OracleDriver {
 
 const lookup = jest.fn(async () => [{ address: '10.9.8.7', family: 4 as const }]);
 const OPTIONS: ConnectorOptions = { hostSafety: { allowPrivate: true, allowlist: [] }, lookup };
-const descriptor = (overrides: Partial<ConnectionDescriptor> = {}, attributes: object = {}): ConnectionDescriptor => ({
+const descriptor = (overrides: Partial<ConnectionDescriptor> = {}, attributes: object = {}, secrets: object = {}): ConnectionDescriptor => ({
   configName: 'hr',
   type: 'oracle',
   host: 'ora.example.com',
@@ -84,16 +84,17 @@ const descriptor = (overrides: Partial<ConnectionDescriptor> = {}, attributes: o
   databaseName: '',
   userName: 'hr',
   sslMode: '',
-  hostAttributes: { password: PASSWORD, metadata: { serviceName: 'ORCLPDB1' }, ...attributes },
+  hostAttributes: { metadata: { serviceName: 'ORCLPDB1' }, ...attributes },
+  secrets: { password: PASSWORD, ...secrets },
   ...overrides,
 });
 
 describe('OracleConnector (fake driver: no Oracle on this machine)', () => {
   const signal = new AbortController().signal;
   beforeEach(() => lookup.mockClear());
-  const setup = (overrides: Partial<ConnectionDescriptor> = {}, attributes: object = {}) => {
+  const setup = (overrides: Partial<ConnectionDescriptor> = {}, attributes: object = {}, secrets: object = {}) => {
     const driver = new FakeDriver();
-    return { driver, sut: new OracleConnectorFactory(OPTIONS, driver).build(descriptor(overrides, attributes)) };
+    return { driver, sut: new OracleConnectorFactory(OPTIONS, driver).build(descriptor(overrides, attributes, secrets)) };
   };
 
   it('dials the looked-up address with Easy Connect and sets every new session to UTC', async () => {
@@ -107,11 +108,11 @@ describe('OracleConnector (fake driver: no Oracle on this machine)', () => {
   });
 
   it.each([
-    ['without metadata.serviceName', {}, { metadata: {} }],
-    ['in ssl mode skip-verify', { sslMode: 'skip-verify' }, {}],
-    ['with a CA but no client key', { sslMode: 'true' }, { ssl: { ca: 'CA' } }],
-  ])('fails the dial %s as a connect error, before any I/O', async (_label, overrides, attributes) => {
-    const { driver, sut } = setup(overrides, attributes);
+    ['without metadata.serviceName', {}, { metadata: {} }, {}],
+    ['in ssl mode skip-verify', { sslMode: 'skip-verify' }, {}, {}],
+    ['with a CA but no client key', { sslMode: 'true' }, {}, { ssl: { ca: 'CA' } }],
+  ])('fails the dial %s as a connect error, before any I/O', async (_label, overrides, attributes, secrets) => {
+    const { driver, sut } = setup(overrides, attributes, secrets);
     const error = await sut.testConnection(signal).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EngineError);
     expect(error).toMatchObject({ category: 'connect', message: 'failed to connect to datasource' });

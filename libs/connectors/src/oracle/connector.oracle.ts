@@ -44,16 +44,16 @@ export class OracleConnector extends PooledSqlConnector<OraclePoolLike, SqlConne
   }
 
   protected override async open(budget: AbortSignal): Promise<void> {
-    const { descriptor, attributes, sslMode, timeouts } = this.config;
+    const { descriptor, attributes, secrets, sslMode, timeouts } = this.config;
     // Settings that cannot work fail before any I/O: no service name, skip-verify, a CA without a key.
-    if (oracleTls(sslMode)) oracleWalletContent(attributes.ssl);
+    if (oracleTls(sslMode)) oracleWalletContent(secrets.ssl);
     oracleServiceName(attributes);
     const target = await this.dialTarget(budget);
     if (needsPinningProxy(sslMode, target)) {
       this.#proxy = await PinningProxy.start({ hostname: target.servername, port: descriptor.port, address: target.address, family: target.family });
     }
     const proxy = this.#proxy ? { host: this.#proxy.host, port: this.#proxy.port } : undefined;
-    const attributesForPool = oraclePoolAttributes({ descriptor, attributes, target, sslMode, timeouts, ...(proxy ? { proxy } : {}) });
+    const attributesForPool = oraclePoolAttributes({ descriptor, attributes, secrets, target, sslMode, timeouts, ...(proxy ? { proxy } : {}) });
     const pool = await raceAbort(
       this.#driver.createPool(attributesForPool, async (connection) => {
         await connection.execute(ORACLE_SESSION_SQL, [], {});

@@ -81,14 +81,14 @@ describe('PostgreSQL connection options', () => {
       lookup: () => Promise.resolve([{ address: '93.184.216.34', family: 4 }]),
     });
     const [attempt] = postgresTlsAttempts('verify-full', PEM, target.servername);
-    const config = postgresPoolConfig({ descriptor, attributes: { password: 'pw' }, target, tls: attempt, timeouts: DEFAULT_CONNECTOR_TIMEOUTS });
+    const config = postgresPoolConfig({ descriptor, secrets: { password: 'pw' }, target, tls: attempt, timeouts: DEFAULT_CONNECTOR_TIMEOUTS });
     expect(config.host).toBe('93.184.216.34');
     expect(config.ssl).toMatchObject({ servername: 'db.example.com', ca: PEM.ca, cert: PEM.cert, key: PEM.key });
   });
 
   it('maps the descriptor and budgets onto the pool config', async () => {
     const target: DialTarget = { address: '10.0.0.5', family: 4, servername: '' };
-    const config = postgresPoolConfig({ descriptor, attributes: { password: 's3cret' }, target, tls: false, timeouts: DEFAULT_CONNECTOR_TIMEOUTS });
+    const config = postgresPoolConfig({ descriptor, secrets: { password: 's3cret' }, target, tls: false, timeouts: DEFAULT_CONNECTOR_TIMEOUTS });
     expect(config).toMatchObject({
       host: '10.0.0.5',
       port: 6543,
@@ -110,7 +110,7 @@ describe('PostgreSQL connection options', () => {
 
   it('uses an empty password when none is given', () => {
     const target: DialTarget = { address: '10.0.0.5', family: 4, servername: '' };
-    const config = postgresPoolConfig({ descriptor, attributes: {}, target, tls: false, timeouts: DEFAULT_CONNECTOR_TIMEOUTS });
+    const config = postgresPoolConfig({ descriptor, secrets: {}, target, tls: false, timeouts: DEFAULT_CONNECTOR_TIMEOUTS });
     expect((config.password as () => string)()).toBe('');
   });
 

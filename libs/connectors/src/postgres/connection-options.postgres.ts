@@ -3,10 +3,9 @@
  * credentials, the SSL mode mapped to TLS options (with the CA, client certificate and key really
  * passed to the driver), the connect timeout, and raw-text type parsing.
  */
-import type { ConnectionDescriptor } from '@fetcher/engine';
+import type { ConnectionDescriptor, ConnectionSecrets, ConnectionSslSecrets } from '@fetcher/engine';
 import type { PoolConfig } from 'pg';
 import type { ConnectionOptions } from 'node:tls';
-import type { ConnectorAttributes } from '../common/attributes';
 import type { DialTarget } from '../common/host-safety';
 import type { ConnectorTimeouts } from '../common/timeouts';
 import { RAW_TEXT_TYPES } from './value-mapping.postgres';
@@ -40,7 +39,7 @@ export const POSTGRES_PING_SQL = "SELECT current_setting('server_encoding') AS s
  * - `verify-full`: TLS, chain and hostname verified; the hostname is the one the user configured, not the pinned IP.
  * A client certificate and key, when given, are sent in every TLS attempt.
  */
-export function postgresTlsAttempts(mode: string, pem: ConnectorAttributes['ssl'], servername: string): PostgresTls[] {
+export function postgresTlsAttempts(mode: string, pem: ConnectionSslSecrets | undefined, servername: string): PostgresTls[] {
   const client: ConnectionOptions = {
     ...(pem?.cert ? { cert: pem.cert } : {}),
     ...(pem?.key ? { key: pem.key } : {}),
@@ -69,14 +68,14 @@ export function postgresTlsAttempts(mode: string, pem: ConnectorAttributes['ssl'
 
 export interface PostgresPoolInput {
   readonly descriptor: ConnectionDescriptor;
-  readonly attributes: ConnectorAttributes;
+  readonly secrets: ConnectionSecrets;
   readonly target: DialTarget;
   readonly tls: PostgresTls;
   readonly timeouts: ConnectorTimeouts;
 }
 
-export function postgresPoolConfig({ descriptor, attributes, target, tls, timeouts }: PostgresPoolInput): PoolConfig {
-  const password = attributes.password ?? '';
+export function postgresPoolConfig({ descriptor, secrets, target, tls, timeouts }: PostgresPoolInput): PoolConfig {
+  const password = secrets.password ?? '';
   return {
     // Pinned: the driver dials the checked address and never resolves the name again.
     host: target.address,

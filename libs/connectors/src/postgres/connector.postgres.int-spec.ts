@@ -316,7 +316,7 @@ describe('PostgresConnector against a real PostgreSQL', () => {
     it('reports a wrong user and password as a connect error that quotes nothing', async () => {
       const password = `S3cret-${randomBytes(6).toString('hex')}`;
       const user = `nobody_${suffix}`;
-      const connector = factory.build(descriptor({ userName: user, hostAttributes: { password } }));
+      const connector = factory.build(descriptor({ userName: user, secrets: { password } }));
       const error = await connector.testConnection(signal).catch((e: unknown) => e);
       await connector.close();
       expect(error).toBeInstanceOf(EngineError);

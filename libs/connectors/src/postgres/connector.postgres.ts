@@ -71,10 +71,10 @@ export class PostgresConnector extends PooledSqlConnector<Pool, PostgresConnecto
   }
 
   protected override async open(budget: AbortSignal): Promise<void> {
-    const { attributes, sslMode } = this.config;
+    const { secrets, sslMode } = this.config;
     const target = await this.dialTarget(budget);
     this.#target = target;
-    const attempts = postgresTlsAttempts(sslMode, attributes.ssl, target.servername);
+    const attempts = postgresTlsAttempts(sslMode, secrets.ssl, target.servername);
     for (let i = 0; i < attempts.length; i++) {
       try {
         await this.#openPool(target, attempts[i], budget);
@@ -154,8 +154,8 @@ export class PostgresConnector extends PooledSqlConnector<Pool, PostgresConnecto
   }
 
   async #openPool(target: DialTarget, tls: PostgresTls, signal: AbortSignal): Promise<void> {
-    const { descriptor, attributes, timeouts } = this.config;
-    const pool = new Pool(postgresPoolConfig({ descriptor, attributes, target, tls, timeouts }));
+    const { descriptor, secrets, timeouts } = this.config;
+    const pool = new Pool(postgresPoolConfig({ descriptor, secrets, target, tls, timeouts }));
     // An idle session that dies emits 'error' on the pool; the next checkout reports the failure.
     pool.on('error', () => undefined);
     this.setPool(pool);

@@ -50,7 +50,7 @@ describe('PostgreSQL TLS dialling against a TLS endpoint on loopback', () => {
     databaseName: 'test',
     userName: 'postgres',
     sslMode,
-    hostAttributes: { ssl: { ...(withCa ? { ca: certs.ca } : {}), cert: certs.clientCert, key: certs.clientKey } },
+    secrets: { ssl: { ...(withCa ? { ca: certs.ca } : {}), cert: certs.clientCert, key: certs.clientKey } },
   });
 
   async function connect(d: ConnectionDescriptor): Promise<unknown> {

@@ -1,4 +1,4 @@
-import type { ConnectionDescriptor } from '@fetcher/engine';
+import type { ConnectionDescriptor, ConnectionSecrets } from '@fetcher/engine';
 import type { ConnectorAttributes } from '../common/attributes';
 import type { ConnectorOptions } from '../common/options';
 import type { ConnectorTimeouts } from '../common/timeouts';
@@ -7,6 +7,8 @@ import type { ConnectorTimeouts } from '../common/timeouts';
 export interface SqlConnectorConfig {
   readonly descriptor: ConnectionDescriptor;
   readonly attributes: ConnectorAttributes;
+  /** Decrypted credentials: held only in the connector's `#private` config, never logged. */
+  readonly secrets: ConnectionSecrets;
   readonly options: ConnectorOptions;
   readonly timeouts: ConnectorTimeouts;
   /** The descriptor's SSL mode, checked against the type's allowlist; '' for the driver default. */

@@ -1,5 +1,5 @@
 import type { ConnectionDescriptor, Connector, ConnectorFactory } from '@fetcher/engine';
-import { connectorAttributes } from '../common/attributes';
+import { connectorAttributes, connectorSecrets } from '../common/attributes';
 import type { DatasourceType } from '../common/naming';
 import { resolveTimeouts, type ConnectorOptions } from '../common/options';
 import type { ConnectorTimeouts } from '../common/timeouts';
@@ -31,6 +31,7 @@ export abstract class SqlConnectorFactory<Driver = never> implements ConnectorFa
     return this.createConnector({
       descriptor,
       attributes: connectorAttributes(descriptor),
+      secrets: connectorSecrets(descriptor),
       options: this.#options,
       timeouts: this.#timeouts,
       sslMode,

@@ -16,7 +16,7 @@ const PEM = { ca: '-----CA-----', cert: '-----CERT-----', key: '-----KEY-----' }
 const build = (sslMode: string, ssl?: typeof PEM | { ca: string }) =>
   sqlServerPoolConfig({
     descriptor,
-    attributes: { password: 'pw', ...(ssl ? { ssl } : {}) },
+    secrets: { password: 'pw', ...(ssl ? { ssl } : {}) },
     target,
     sslMode,
     timeouts: DEFAULT_CONNECTOR_TIMEOUTS,
@@ -47,7 +47,7 @@ describe('SQL Server connection options', () => {
   it('sets no server name for an IP literal host', () => {
     const config = sqlServerPoolConfig({
       descriptor: { ...descriptor, host: '10.1.2.3' },
-      attributes: {},
+      secrets: {},
       target: { ...target, servername: '' },
       sslMode: '',
       timeouts: DEFAULT_CONNECTOR_TIMEOUTS,

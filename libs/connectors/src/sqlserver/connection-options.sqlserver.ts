@@ -2,9 +2,8 @@
  * mssql (tedious) pool configuration for one datasource (spec: worker-engine.md C1, C7;
  * manager-api.md §16). Pure: the connector resolves the dial target first and passes it in.
  */
-import type { ConnectionDescriptor } from '@fetcher/engine';
+import type { ConnectionDescriptor, ConnectionSecrets } from '@fetcher/engine';
 import type { config as MssqlConfig } from 'mssql';
-import type { ConnectorAttributes } from '../common/attributes';
 import type { DialTarget } from '../common/host-safety';
 import type { ConnectorTimeouts } from '../common/timeouts';
 
@@ -32,7 +31,7 @@ export function sqlServerEncryption(mode: string): SqlServerEncryption {
 
 export interface SqlServerPoolInput {
   readonly descriptor: ConnectionDescriptor;
-  readonly attributes: ConnectorAttributes;
+  readonly secrets: ConnectionSecrets;
   readonly target: DialTarget;
   readonly sslMode: string;
   readonly timeouts: ConnectorTimeouts;
@@ -43,8 +42,8 @@ export interface SqlServerPoolInput {
  * hostname, which tedious uses for SNI and the certificate check instead of `server`.
  */
 export function sqlServerPoolConfig(input: SqlServerPoolInput): MssqlConfig {
-  const { descriptor, attributes, target, sslMode, timeouts } = input;
-  const material = attributes.ssl;
+  const { descriptor, secrets, target, sslMode, timeouts } = input;
+  const material = secrets.ssl;
   const credentials = {
     ...(material?.ca ? { ca: material.ca } : {}),
     ...(material?.cert ? { cert: material.cert } : {}),
@@ -54,7 +53,7 @@ export function sqlServerPoolConfig(input: SqlServerPoolInput): MssqlConfig {
     server: target.address,
     port: descriptor.port,
     user: descriptor.userName,
-    ...(attributes.password !== undefined ? { password: attributes.password } : {}),
+    ...(secrets.password !== undefined ? { password: secrets.password } : {}),
     ...(descriptor.databaseName ? { database: descriptor.databaseName } : {}),
     connectionTimeout: timeouts.connectMs,
     // The per-table budget is set on each request; this is the ceiling for anything else.

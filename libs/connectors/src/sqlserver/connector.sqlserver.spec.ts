@@ -93,7 +93,8 @@ const descriptor = (overrides: Partial<ConnectionDescriptor> = {}): ConnectionDe
   databaseName: 'Erp',
   userName: 'reader',
   sslMode: 'strict',
-  hostAttributes: { password: PASSWORD, schemaScope: ['dbo', 'Sales'] },
+  hostAttributes: { schemaScope: ['dbo', 'Sales'] },
+  secrets: { password: PASSWORD },
   ...overrides,
 });
 

@@ -31,9 +31,9 @@ export class SqlServerConnector extends PooledSqlConnector<MssqlPoolLike, SqlCon
   }
 
   protected override async open(budget: AbortSignal): Promise<void> {
-    const { descriptor, attributes, sslMode, timeouts } = this.config;
+    const { descriptor, secrets, sslMode, timeouts } = this.config;
     const target = await this.dialTarget(budget);
-    const pool = this.#driver.createPool(sqlServerPoolConfig({ descriptor, attributes, target, sslMode, timeouts }));
+    const pool = this.#driver.createPool(sqlServerPoolConfig({ descriptor, secrets, target, sslMode, timeouts }));
     // tedious reports a broken idle connection on the pool; the next request reports it too.
     pool.on('error', () => undefined);
     this.setPool(pool);

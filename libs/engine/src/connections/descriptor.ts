@@ -1,11 +1,12 @@
 /**
  * Connection descriptors: checked copies of what hosts and stores hand the engine. `hostAttributes`
- * rides along as a non-enumerable property, so JSON.stringify, spreads and loggers never see it
- * (the Worker keeps decrypted credentials there).
+ * and `secrets` ride along as non-enumerable properties, so JSON.stringify, spreads and loggers
+ * never see them. Descriptors the engine builds for a store (create, patch) never carry secrets.
  */
 import { EngineError, ErrorText } from '../errors';
-import { ConnectionInput, type ConnectionDescriptor, type ConnectionInputFields, type ConnectionPatch, type HostAttributes } from '../models';
+import { ConnectionInput, type ConnectionDescriptor, type ConnectionInputFields, type ConnectionPatch } from '../models';
 import { isNonBlankString, isObjectLike, isPlainObject } from '../support/guards';
+import { hide, readSecrets } from './secrets';
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -23,7 +24,8 @@ export function copyDescriptor(value: unknown): ConnectionDescriptor | undefined
   const sslMode = optional(v.sslMode, (x) => typeof x === 'string');
   const keyVersion = optional(v.keyVersion, (x) => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0);
   const hostAttributes = optional(v.hostAttributes, isObjectLike);
-  if ([id, schema, sslMode, keyVersion, hostAttributes].includes(INVALID)) return undefined;
+  const secrets = readSecrets(v.secrets);
+  if ([id, schema, sslMode, keyVersion, hostAttributes].includes(INVALID) || secrets === false) return undefined;
   const copy: Mutable<ConnectionDescriptor> = {
     configName: v.configName,
     type: v.type,
@@ -36,7 +38,9 @@ export function copyDescriptor(value: unknown): ConnectionDescriptor | undefined
   if (schema !== undefined) copy.schema = schema as string;
   if (sslMode !== undefined) copy.sslMode = sslMode as string;
   if (keyVersion !== undefined) copy.keyVersion = keyVersion as number;
-  return withHostAttributes(copy, hostAttributes as HostAttributes | undefined);
+  if (hostAttributes !== undefined) hide(copy, 'hostAttributes', hostAttributes);
+  if (secrets !== undefined) hide(copy, 'secrets', secrets);
+  return copy;
 }
 
 /** Reads a ConnectionInput (or its plain fields) and checks it: validation "connection input is invalid". */
@@ -84,13 +88,6 @@ export function applyPatch(descriptor: ConnectionDescriptor, patch: ConnectionPa
   const patched = copyDescriptor(merged);
   if (!patched) throw new EngineError('validation', ErrorText.invalidPatch);
   return patched;
-}
-
-function withHostAttributes<T extends object>(target: T, hostAttributes: HostAttributes | undefined): T {
-  if (hostAttributes !== undefined) {
-    Object.defineProperty(target, 'hostAttributes', { value: hostAttributes, enumerable: false, writable: false, configurable: true });
-  }
-  return target;
 }
 
 const INVALID = Symbol('invalid');

@@ -1,6 +1,6 @@
 import type { ConnectionDescriptor } from '@fetcher/engine';
 import { Client } from 'pg';
-import { connectorAttributes } from '../../common/attributes';
+import { connectorAttributes, connectorSecrets } from '../../common/attributes';
 import { resolveTimeouts, type ConnectorOptions } from '../../common/options';
 import { PostgresConnector } from '../connector.postgres';
 
@@ -38,6 +38,7 @@ export function connectorWithReadPath(descriptor: ConnectionDescriptor, options:
   return new PostgresConnector({
     descriptor,
     attributes: connectorAttributes(descriptor),
+    secrets: connectorSecrets(descriptor),
     options,
     timeouts: resolveTimeouts(options),
     sslMode: '',

@@ -4,6 +4,15 @@
 export { ConfigError } from './config/config-error';
 export { envReader } from './config/env-reader';
 export { parseListenAddress } from './config/listen-address';
+export { loadDotEnvIfLocal, type DotEnvOptions } from './config/dot-env';
+export {
+  isLoopbackHost, isNonProductionEnv, mongoUriFromEnv, mongoUsesTls, pairCheck, saasTlsProblems, urlUsesTls,
+  type MongoEnv, type TlsRequirement,
+} from './config/env-rules';
+export {
+  envBool, envHostAllowlist, envInt, envList, envUrl, isAllowlistEntry, urlProblem, type EnvIntOptions, type EnvUrlOptions,
+} from './config/env-types';
+export { parseEnv, withoutBlanks, type DeepReadonly, type EnvCheck, type EnvProblem, type EnvSnapshot } from './config/parse-env';
 
 // Crypto and keys
 export { openEnvelope, sealEnvelope } from './crypto/aead-envelope';

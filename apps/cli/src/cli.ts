@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ConfigError } from '@fetcher/platform';
+import { CliError, EXIT, usageError, type ExitCode } from './cli-error';
+import { KEYS_DERIVE_HELP, keysDerive } from './commands/keys-derive.command';
+import { RESULT_DECRYPT_HELP, resultDecrypt } from './commands/result-decrypt.command';
+import { RESULT_VERIFY_HELP, resultVerify } from './commands/result-verify.command';
+import type { CliConfig } from './config/cli.config';
+import type { CliIo } from './io';
+
+export const MAIN_HELP = `Usage: fetcher <command> [options]
+
+Tools for Fetcher's keys and extraction results.
+
+Commands:
+  keys derive              print the four sub-keys derived from a master key
+  result decrypt [JOB_ID]  decrypt a stored result, check its HMAC, print the JSON
+  result verify [JOB_ID]   check a stored result's authenticity and HMAC without printing it
+  help [COMMAND]           show help for a command
+
+Options:
+  -h, --help               show help (also after a command)
+  -v, --version            show the version
+
+Environment:
+  APP_ENC_KEY              the master key (standard base64, at least 32 bytes)
+  FETCHER_DATA_DIR         the standalone data directory (default ./.fetcher-data)
+  OBJECT_STORAGE_BUCKET    read results from S3-compatible storage; with OBJECT_STORAGE_ENDPOINT,
+                           _REGION, _KEY_PREFIX, _USE_PATH_STYLE, _ACCESS_KEY_ID, _SECRET_KEY
+
+Exit status:
+  0 success, 1 the result failed authentication or its HMAC did not match,
+  2 usage or configuration error, 3 any other failure (missing result, unreachable storage)
+`;
+
+type Command = (args: readonly string[], config: () => CliConfig, io: CliIo) => Promise<ExitCode>;
+
+const COMMANDS: Readonly<Record<string, { run: Command; help: string }>> = {
+  'keys derive': { run: keysDerive, help: KEYS_DERIVE_HELP },
+  'result decrypt': { run: resultDecrypt, help: RESULT_DECRYPT_HELP },
+  'result verify': { run: resultVerify, help: RESULT_VERIFY_HELP },
+};
+const GROUPS = new Set(['keys', 'result']);
+
+/**
+ * Runs one invocation and answers its exit status. Every failure becomes one `fetcher: …` line on
+ * stderr; no stack trace, key or plaintext ever reaches the terminal. `loadConfig` runs at most once,
+ * and only for commands that need it, so `--help` works even with a broken environment.
+ */
+export async function runCli(argv: readonly string[], loadConfig: () => CliConfig, io: CliIo): Promise<ExitCode> {
+  let config: CliConfig | undefined;
+  const once = (): CliConfig => (config ??= loadConfig());
+  try {
+    return await dispatch(argv, once, io);
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.stderr.write(`fetcher: ${error.message}\n`);
+      if (error.exitCode === EXIT.usage) io.stderr.write("Run 'fetcher --help' for usage.\n");
+      return error.exitCode;
+    }
+    if (error instanceof ConfigError) {
+      io.stderr.write(`fetcher: ${error.problems.join('\nfetcher: ')}\n`);
+      return EXIT.usage;
+    }
+    io.stderr.write(`fetcher: failed: ${describe(error)}\n`);
+    return EXIT.failure;
+  }
+}
+
+async function dispatch(argv: readonly string[], config: () => CliConfig, io: CliIo): Promise<ExitCode> {
+  const [first, second, ...rest] = argv;
+  if (first === undefined || first === '-h' || first === '--help') return print(io, MAIN_HELP);
+  if (first === '-v' || first === '--version') return print(io, `${version()}\n`);
+  if (first === 'help') {
+    const topic = [second, ...rest].filter((x) => x !== undefined).join(' ');
+    if (topic === '') return print(io, MAIN_HELP);
+    const command = COMMANDS[topic];
+    if (!command) throw usageError(`help: unknown command '${topic}'`);
+    return print(io, command.help);
+  }
+  if (!GROUPS.has(first)) throw usageError(`unknown command '${first}'`);
+  if (second === undefined || second === '-h' || second === '--help') {
+    return print(io, MAIN_HELP);
+  }
+  const name = `${first} ${second}`;
+  const command = COMMANDS[name];
+  if (!command) throw usageError(`unknown command '${name}'`);
+  if (rest.includes('-h') || rest.includes('--help')) return print(io, command.help);
+  return command.run(rest, config, io);
+}
+
+function print(io: CliIo, text: string): ExitCode {
+  io.stdout.write(text);
+  return EXIT.ok;
+}
+
+function version(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')) as { version?: string };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** System errors are described by their code only: their messages can quote paths and hosts at length. */
+function describe(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string') return code === 'EPIPE' ? 'the output was closed early' : `system error ${code}`;
+  return 'unexpected error';
+}

@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { BaseRpcContext, type CustomTransportStrategy, Server } from '@nestjs/microservices';
+import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
+import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import { lastValueFrom } from 'rxjs';
+import type { Settlement } from '../../jobs/job-settings';
+
+/** The one pattern the work queue carries. */
+export const JOB_REQUESTED = 'fetcher.job.requested';
+
+/** What a handler gets besides the message: the raw delivery, for access to its fields. */
+export class JobQueueContext extends BaseRpcContext<[ConsumeMessage]> {
+  get message(): ConsumeMessage {
+    return this.args[0];
+  }
+}
+
+export interface JobQueueOptions {
+  readonly queue: string;
+  /** Prefetch, and therefore the number of jobs run at once. */
+  readonly concurrency: number;
+  /** Declares (or only checks) the topology before consuming; a refusal stops startup. */
+  readonly setupTopology: (channel: ConfirmChannel) => Promise<void>;
+}
+
+/**
+ * A Nest microservice transport over the work queue that hands the raw delivery (body bytes and
+ * headers, which the signature covers) to an `@EventPattern` handler and keeps acks manual. The
+ * handler returns how to settle; this class settles every delivery exactly once, and never requeues.
+ */
+export class JobQueueTransport extends Server implements CustomTransportStrategy {
+  #channel: ChannelWrapper | undefined;
+  #consumerTag: string | undefined;
+  readonly #inFlight = new Set<Promise<void>>();
+  readonly #listeners = new Map<string, Function[]>();
+
+  constructor(
+    private readonly connection: AmqpConnectionManager,
+    private readonly options: JobQueueOptions,
+  ) {
+    super();
+  }
+
+  listen(ready: (error?: unknown) => void): void {
+    const { queue, concurrency } = this.options;
+    this.#channel = this.connection.createChannel({
+      confirm: true,
+      setup: async (ch: ConfirmChannel) => {
+        await this.options.setupTopology(ch);
+        await ch.prefetch(concurrency); // never hold more deliveries than we run at once
+        const tag = `${queue}-${randomUUID()}`;
+        await ch.consume(queue, (msg) => msg && this.#track(this.#dispatch(ch, msg)), { noAck: false, consumerTag: tag });
+        this.#consumerTag = tag;
+      },
+    });
+    this.#channel.waitForConnect().then(
+      () => ready(),
+      (error: unknown) => ready(error),
+    );
+  }
+
+  /**
+   * Drain: stop taking deliveries, then wait for the jobs in flight to finish; they are not cancelled.
+   * A process killed meanwhile leaves its deliveries unacked, so the broker redelivers them.
+   */
+  async drain(): Promise<void> {
+    const channel = this.#channel;
+    const tag = this.#consumerTag;
+    this.#consumerTag = undefined;
+    if (channel && tag) {
+      await channel
+        .addSetup(async (ch: ConfirmChannel) => {
+          await ch.cancel(tag);
+        })
+        .catch(() => undefined);
+    }
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  }
+
+  async close(): Promise<void> {
+    await this.drain();
+    await this.#channel?.close();
+    this.#channel = undefined;
+  }
+
+  /** Status listeners; the transport reports nothing beyond readiness today, so they are only kept. */
+  on<EventKey extends string = string, EventCallback extends Function = Function>(event: EventKey, callback: EventCallback): void {
+    this.#listeners.set(event, [...(this.#listeners.get(event) ?? []), callback]);
+  }
+
+  unwrap<T>(): T {
+    return this.connection as T;
+  }
+
+  get inFlight(): number {
+    return this.#inFlight.size;
+  }
+
+  #track(work: Promise<void>): void {
+    const tracked = work.finally(() => this.#inFlight.delete(tracked));
+    this.#inFlight.add(tracked);
+  }
+
+  async #dispatch(ch: ConfirmChannel, msg: ConsumeMessage): Promise<void> {
+    let settle: Settlement = 'dead-letter';
+    try {
+      const handler = this.getHandlerByPattern(JOB_REQUESTED);
+      if (handler) {
+        const outcome: unknown = await lastValueFrom(this.transformToObservable(await handler(msg, new JobQueueContext([msg]))), {
+          defaultValue: 'dead-letter',
+        });
+        settle = outcome === 'ack' ? 'ack' : 'dead-letter';
+      }
+    } catch {
+      settle = 'dead-letter'; // an unexpected throw: the process keeps running, the message goes to the DLQ
+    }
+    try {
+      if (settle === 'ack') ch.ack(msg);
+      else ch.nack(msg, false, false); // requeue = false: no loops; the queue dead-letters it
+    } catch {
+      // The channel closed under us: the broker redelivers the message on the next channel.
+    }
+  }
+}

@@ -1,0 +1,79 @@
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  HeadBucketCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
+import type { ResultStore } from '../../ports/result-store.port';
+
+export interface S3Settings {
+  readonly endpoint?: string;
+  readonly region: string;
+  readonly bucket: string;
+  readonly forcePathStyle: boolean;
+  readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
+}
+
+/**
+ * Checksums only when an operation requires them: with the SDK's default, streamed bodies are sent
+ * with aws-chunked framing, which some S3-compatible stores save as part of the object.
+ */
+export function createS3Client(settings: S3Settings): S3Client {
+  return new S3Client({
+    region: settings.region,
+    forcePathStyle: settings.forcePathStyle,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
+    ...(settings.credentials ? { credentials: { ...settings.credentials } } : {}),
+  });
+}
+
+/** Results in one bucket: octet-stream objects, no user metadata (expiry is the bucket's lifecycle rule). */
+export class S3ResultStore implements ResultStore {
+  constructor(
+    private readonly client: S3Client,
+    private readonly bucket: string,
+  ) {}
+
+  async putObject(key: string, body: Buffer): Promise<void> {
+    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: body.length, ContentType: 'application/octet-stream' }));
+  }
+
+  async createMultipart(key: string): Promise<string> {
+    const out = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: 'application/octet-stream' }));
+    if (!out.UploadId) throw new Error('object storage returned no upload id');
+    return out.UploadId;
+  }
+
+  async uploadPart(key: string, uploadId: string, partNumber: number, body: Buffer): Promise<string> {
+    const out = await this.client.send(
+      new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body, ContentLength: body.length }),
+    );
+    if (!out.ETag) throw new Error('object storage returned no part ETag');
+    return out.ETag;
+  }
+
+  async completeMultipart(key: string, uploadId: string, parts: readonly { partNumber: number; etag: string }[]): Promise<void> {
+    await this.client.send(
+      new CompleteMultipartUploadCommand({
+        Bucket: this.bucket,
+        Key: key,
+        UploadId: uploadId,
+        MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
+      }),
+    );
+  }
+
+  async abortMultipart(key: string, uploadId: string): Promise<void> {
+    await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }));
+  }
+
+  /** Readiness: the bucket exists and we may use it. */
+  async headBucket(signal: AbortSignal): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }), { abortSignal: signal });
+  }
+}

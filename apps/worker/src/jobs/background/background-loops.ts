@@ -1,0 +1,46 @@
+import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { LeaseReaper } from './lease-reaper';
+import { TerminalEventRepairer } from './terminal-event-repairer';
+
+export const REPAIR_INTERVAL_MS = 30_000;
+export const BACKGROUND_INTERVALS = Symbol('BackgroundIntervals');
+
+/** Runs the repairer (now, then every 30 s) and the lease reaper (every reaper interval) until shutdown. */
+@Injectable()
+export class BackgroundLoops implements OnApplicationBootstrap, OnApplicationShutdown {
+  readonly #timers: NodeJS.Timeout[] = [];
+  #stopped = false;
+
+  constructor(
+    private readonly repairer: TerminalEventRepairer,
+    private readonly reaper: LeaseReaper,
+    private readonly reaperIntervalMs: number,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    void this.repairer.runOnce();
+    this.#every(REPAIR_INTERVAL_MS, () => this.repairer.runOnce());
+    this.#every(this.reaperIntervalMs, () => this.reaper.runOnce());
+  }
+
+  onApplicationShutdown(): void {
+    this.stop();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#timers.length = 0;
+  }
+
+  #every(ms: number, pass: () => Promise<unknown>): void {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running || this.#stopped) return;
+      running = true;
+      void pass().finally(() => (running = false));
+    }, ms);
+    timer.unref();
+    this.#timers.push(timer);
+  }
+}

@@ -1,0 +1,253 @@
+import { createDecipheriv, createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { MemoryConnectorFactory, MemoryConnectorRegistry, TemplateConnector } from '@fetcher/engine/memory';
+import { KeyRing } from '@fetcher/platform';
+import { Registry } from 'prom-client';
+import { WorkerMetrics } from '../../metrics/worker-metrics';
+import { FakeClock } from '../../testing/fake-clock';
+import { InMemoryJobStore } from '../../testing/in-memory-job-store';
+import { InMemoryResultStore } from '../../testing/in-memory-result-store';
+import { RecordingEventPublisher } from '../../testing/recording-event-publisher';
+import { StaticConnectionResolver } from '../../testing/static-connection-resolver';
+import { JobOutbox } from '../job-outbox';
+import type { JobSettings } from '../job-settings';
+import { RunJobCommand } from './run-job.command';
+import { RunJobHandler } from './run-job.handler';
+
+const ROWS = { users: [{ id: 1n, name: 'Ada' }, { id: 2n, name: 'Grace' }] };
+
+describe(RunJobHandler.name, () => {
+  let spoolDir: string;
+  beforeEach(() => (spoolDir = mkdtempSync(join(tmpdir(), 'run-job-spec-'))));
+  afterEach(() => rmSync(spoolDir, { recursive: true, force: true }));
+
+  const setup = (behavior: ConstructorParameters<typeof TemplateConnector>[0] = { rows: ROWS }) => {
+    const ring = KeyRing.create({ current: { version: '1', key: randomBytes(32) } });
+    const clock = new FakeClock('2026-03-01T10:00:00Z');
+    const jobs = new InMemoryJobStore();
+    const results = new InMemoryResultStore();
+    const publisher = new RecordingEventPublisher();
+    const template = new TemplateConnector(behavior);
+    const factory = new MemoryConnectorFactory(template);
+    const registry = new MemoryConnectorRegistry().register('memory', factory);
+    const resolver = new StaticConnectionResolver([
+      { descriptor: { configName: 'crm', type: 'memory', host: 'h', port: 1, databaseName: 'crm', userName: 'u' }, internal: false, secretValues: ['s3cret-pass'] },
+    ]);
+    const sleeps: number[] = [];
+    const settings: JobSettings = {
+      leaseTtlMs: 60_000,
+      leaseOwner: 'test:1:abc',
+      spoolDir,
+      objectKeyPrefix: 'results/',
+      workQueue: 'q',
+      eventsExchange: 'fetcher.job.events',
+      eventSource: '//lerian.fetcher/worker',
+      upload: { partBytes: 1 << 20, maxInFlight: 4, sleep: (ms) => { sleeps.push(ms); clock.advance(ms); return Promise.resolve(); } },
+      ring,
+      progressIntervalMs: 60_000,
+    };
+    const metrics = new WorkerMetrics(new Registry());
+    const outbox = new JobOutbox(jobs, publisher, settings, clock);
+    const sut = new RunJobHandler(jobs, resolver, results, registry, settings, clock, outbox, metrics);
+    return { sut, jobs, results, publisher, template, factory, resolver, ring, clock, metrics, sleeps };
+  };
+
+  const message = (jobId: string, extra: Record<string, unknown> = {}) =>
+    new RunJobCommand({
+      body: Buffer.from(JSON.stringify({ createdAt: '2026-03-01T09:59:59Z', jobId, mappedFields: { crm: { users: ['id', 'name'] } }, metadata: { source: 'reporter' }, ...extra })),
+      headers: { jobId },
+      tenantHeader: '',
+      requestId: 'req-1',
+      receivedAt: new Date(),
+    });
+
+  it('runs a pending job: encrypted object, one terminal write, one signed event, ack', async () => {
+    const { sut, jobs, results, publisher, ring, factory } = setup();
+    const jobId = randomUUID();
+    jobs.add(jobId);
+    expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+
+    const object = results.objects.get(`results/external-data/${jobId}.json`) as Buffer;
+    const raw = Buffer.from(object.toString('latin1'), 'base64');
+    const keys = ring.current();
+    const decipher = createDecipheriv('aes-256-gcm', keys.storage, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(raw.length - 16));
+    const plaintext = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
+    expect(plaintext.toString()).toBe('{"crm":{"users":[{"id":1,"name":"Ada"},{"id":2,"name":"Grace"}]}}');
+    const hmac = createHmac('sha256', keys.externalHmac).update(plaintext).digest('hex');
+
+    expect(jobs.terminalWrites).toHaveLength(1);
+    expect(jobs.terminalWrites[0].write).toMatchObject({ status: 'completed', resultPath: `external-data/${jobId}.json`, resultHmac: hmac });
+    expect(publisher.ids()).toEqual([`fetcher.job.completed.${jobId}`]);
+    const payload = JSON.parse(publisher.published[0].body.toString());
+    expect(Object.keys(payload)).toEqual(['jobId', 'metadata', 'status', 'result', 'completedAt']);
+    expect(payload.result).toMatchObject({ path: `external-data/${jobId}.json`, rowCount: 2, sizeBytes: plaintext.length, hmac });
+    expect(jobs.jobs.get(jobId)?.metadata.terminalEventPending).toBeUndefined();
+    expect(factory.buildCount).toBe(1); // one connector for planning and execution
+    expect(readdirSync(spoolDir)).toEqual([]);
+  });
+
+  it('acks a duplicate delivery of a finished job without running it again', async () => {
+    const { sut, jobs, publisher } = setup();
+    const jobId = randomUUID();
+    jobs.add(jobId);
+    await sut.execute(message(jobId));
+    await sut.execute(message(jobId));
+    await sut.execute(message(jobId));
+    expect(jobs.terminalWrites).toHaveLength(1);
+    expect(publisher.published).toHaveLength(1);
+  });
+
+  it('re-emits a stored event whose marker is still set, with the same id', async () => {
+    const { sut, jobs, publisher } = setup();
+    const jobId = randomUUID();
+    jobs.add(jobId);
+    publisher.failWith = new Error('broker down');
+    expect(await sut.execute(message(jobId))).toEqual({ settle: 'dead-letter', reason: 'event_publish' });
+    expect(jobs.jobs.get(jobId)?.metadata.terminalEventPending).toBe(true);
+    publisher.failWith = undefined;
+    expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+    expect(publisher.ids()).toEqual([`fetcher.job.completed.${jobId}`]);
+    expect(jobs.terminalWrites).toHaveLength(1);
+  });
+
+  it('dead-letters a message for a job that does not exist (FET-0067)', async () => {
+    const { sut } = setup();
+    expect(await sut.execute(message(randomUUID()))).toEqual({ settle: 'dead-letter', reason: 'job_not_found' });
+  });
+
+  it('fails the job with the engine text, redacts secrets, emits job.failed and dead-letters (engine errors are retryable)', async () => {
+    const { sut, jobs, publisher } = setup({ rows: ROWS, queryErr: new Error('connection to 10.0.0.5:5432 refused for s3cret-pass') });
+    const jobId = randomUUID();
+    jobs.add(jobId);
+    expect(await sut.execute(message(jobId))).toEqual({ settle: 'dead-letter', reason: 'engine_unavailable' });
+    expect(jobs.jobs.get(jobId)?.metadata.error).toBe('engine extraction: engine: [unavailable] failed to query datasource');
+    const payload = JSON.parse(publisher.published[0].body.toString());
+    expect(payload).toEqual({ jobId, metadata: { source: 'reporter', error: { message: 'engine extraction: engine: [unavailable] failed to query datasource' } }, status: 'failed' });
+    expect(publisher.ids()).toEqual([`fetcher.job.failed.${jobId}`]);
+  });
+
+  it('fails an unknown datasource as not_found', async () => {
+    const { sut, jobs } = setup();
+    const jobId = randomUUID();
+    jobs.add(jobId);
+    const body = { createdAt: 'x', jobId, mappedFields: { crm: { users: ['id'] }, other: { t: ['a'] } }, metadata: {} };
+    await sut.execute(new RunJobCommand({ body: Buffer.from(JSON.stringify(body)), headers: {}, tenantHeader: '', requestId: 'r', receivedAt: new Date() }));
+    expect(jobs.jobs.get(jobId)?.metadata.error).toBe('engine extraction: engine: [not_found] extraction references an unknown datasource connection');
+  });
+
+  it('fails a job whose names resolve to nothing, and acks', async () => {
+    const { sut, jobs } = setup();
+    const jobId = randomUUID();
+    jobs.add(jobId);
+    const body = { jobId, mappedFields: { nobody: { t: ['a'] } }, metadata: {} };
+    expect(await sut.execute(new RunJobCommand({ body: Buffer.from(JSON.stringify(body)), headers: {}, tenantHeader: '', requestId: 'r', receivedAt: new Date() }))).toEqual({ settle: 'ack' });
+    expect(jobs.jobs.get(jobId)?.metadata.error).toBe('No connections found for config names');
+  });
+
+  it.each([
+    ['null', 'FET-0050: message payload is null'],
+    ['{"jobId":"not-a-uuid","mappedFields":{"a":{"t":["x"]}}}', 'FET-0051: message has no valid job id'],
+    ['{"jobId":"%ID%","mappedFields":{}}', 'FET-0052: mappedFields cannot be empty'],
+    ['{"jobId":"%ID%","mappedFields":{"a":{}}}', 'FET-0053: datasource has no tables'],
+    ['{"jobId":"%ID%","mappedFields":', 'message body is not a valid job message'],
+  ])('fails the pending job named by a malformed body %s and acks', async (body, error) => {
+    const { sut, jobs, publisher } = setup();
+    const jobId = randomUUID();
+    jobs.add(jobId);
+    const outcome = await sut.execute(
+      new RunJobCommand({ body: Buffer.from(body.replace('%ID%', jobId)), headers: { jobId }, tenantHeader: '', requestId: 'r', receivedAt: new Date() }),
+    );
+    expect(outcome).toEqual({ settle: 'ack' });
+    expect(jobs.jobs.get(jobId)).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error }) });
+    expect(JSON.parse(publisher.published[0].body.toString())).toEqual({ jobId, metadata: { error: { message: error } }, status: 'failed' });
+  });
+
+  it('takes over a processing job whose lease expired, and counts it', async () => {
+    const { sut, jobs, clock, metrics } = setup();
+    const jobId = randomUUID();
+    jobs.add(jobId, 'processing', { lease: { token: 'old', owner: 'dead:1:x', expiresAt: new Date(clock.now().getTime() - 1) } });
+    expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+    expect(jobs.jobs.get(jobId)?.status).toBe('completed');
+    expect((await metrics.leaseTakeovers.get()).values[0].value).toBe(1);
+  });
+
+  it('watches a live lease and acks once its owner finishes', async () => {
+    const { sut, jobs, clock, sleeps } = setup();
+    const jobId = randomUUID();
+    jobs.add(jobId, 'processing', { lease: { token: 'live', owner: 'other:1:x', expiresAt: new Date(clock.now().getTime() + 60_000) } });
+    let calls = 0;
+    const find = jobs.find.bind(jobs);
+    jobs.find = async (id) => {
+      if (++calls === 3) (jobs.jobs.get(jobId) as { status: string }).status = 'completed';
+      return find(id);
+    };
+    expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+    expect(sleeps).toEqual([5000, 5000]);
+    expect(jobs.terminalWrites).toHaveLength(0);
+  });
+
+  it('acks after TTL + 10 s when the owner keeps renewing', async () => {
+    const { sut, jobs, clock } = setup();
+    const jobId = randomUUID();
+    const job = jobs.add(jobId, 'processing', { lease: { token: 'live', owner: 'other:1:x', expiresAt: new Date(clock.now().getTime() + 60_000) } });
+    const find = jobs.find.bind(jobs);
+    jobs.find = async (id) => {
+      job.lease = { token: 'live', owner: 'other:1:x', expiresAt: new Date(clock.now().getTime() + 60_000) };
+      return find(id);
+    };
+    expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+    expect(job.status).toBe('processing');
+  });
+
+  it('makes no terminal write and sends no event when another worker took the lease', async () => {
+    const { sut, jobs, publisher } = setup({
+      rows: ROWS,
+      afterQuery: async () => {
+        const [job] = jobs.jobs.values();
+        job.lease = { token: 'thief', owner: 'other', expiresAt: new Date('2030-01-01') };
+      },
+    });
+    const jobId = randomUUID();
+    jobs.add(jobId);
+    const outcome = await sut.execute(message(jobId));
+    expect(outcome).toEqual({ settle: 'ack' });
+    expect(jobs.terminalWrites).toHaveLength(0);
+    expect(publisher.published).toHaveLength(0);
+  });
+
+  it('fails with a business code when the tenant id holds a slash, and acks', async () => {
+    const { sut, jobs } = setup();
+    const jobId = randomUUID();
+    jobs.add(jobId);
+    const cmd = message(jobId);
+    const outcome = await sut.execute(new RunJobCommand({ ...cmd.delivery, tenantHeader: 'a/b' }));
+    expect(outcome).toEqual({ settle: 'ack' });
+    expect(jobs.jobs.get(jobId)?.metadata.error).toBe('FET-0066: tenant id is not valid in an object key');
+  });
+
+  it('puts the tenant in the object key when the message names one', async () => {
+    const { sut, jobs, results } = setup();
+    const jobId = randomUUID();
+    jobs.add(jobId);
+    const cmd = message(jobId);
+    await sut.execute(new RunJobCommand({ ...cmd.delivery, tenantHeader: 'acme' }));
+    expect([...results.objects.keys()]).toEqual([`results/acme/external-data/${jobId}.json`]);
+    expect(jobs.terminalWrites[0].write.resultPath).toBe(`acme/external-data/${jobId}.json`);
+  });
+
+  it('fails the job when storage keeps failing: no object, no spool file, dead-letter', async () => {
+    const { sut, jobs, results } = setup();
+    results.failNext('putObject', 3);
+    const jobId = randomUUID();
+    jobs.add(jobId);
+    expect(await sut.execute(message(jobId))).toEqual({ settle: 'dead-letter', reason: 'engine_unavailable' });
+    expect(jobs.jobs.get(jobId)?.metadata.error).toBe('engine extraction: engine: [unavailable] failed to persist extraction result');
+    expect(results.objects.size).toBe(0);
+    expect(readdirSync(spoolDir)).toEqual([]);
+    expect(existsSync(spoolDir)).toBe(true);
+  });
+
+});

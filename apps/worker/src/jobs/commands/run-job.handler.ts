@@ -1,0 +1,250 @@
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Inject, Logger } from '@nestjs/common';
+import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import {
+  type ConnectionDescriptor,
+  type ConnectorRegistry,
+  createEngine,
+  createTenantContext,
+  EngineError,
+  isTenantId,
+  withConnectionSecrets,
+} from '@fetcher/engine';
+import { WorkerCodes, WorkerError } from '../../errors/worker-error';
+import { WorkerMetrics } from '../../metrics/worker-metrics';
+import { CLOCK, type Clock } from '../../ports/clock.port';
+import { CONNECTION_RESOLVER, type ConnectionResolver } from '../../ports/connection-resolver.port';
+import { JOB_STORE, type JobLease, type JobRecord, type JobStore, type TerminalStatus } from '../../ports/job-store.port';
+import { RESULT_STORE, type ResultStore } from '../../ports/result-store.port';
+import { JobFailure, failureText, sanitiseErrorText } from '../error-text';
+import { extractionRequest, schemaScope } from '../extraction-request';
+import { JobConnectors } from '../job-connectors';
+import { completedPayload, failedPayload } from '../job-events';
+import { type JobMessage, parseJobMessage, recoverJobId } from '../job-message';
+import { JobOutbox } from '../job-outbox';
+import { type JobDelivery, type JobOutcome, JOB_SETTINGS, type JobSettings } from '../job-settings';
+import { LeaseKeeper } from '../lease-keeper';
+import { EncryptingResultSink } from '../result/encrypting-result-sink';
+import { RunJobCommand } from './run-job.command';
+
+export const CONNECTOR_REGISTRY = Symbol('ConnectorRegistry');
+
+const ACK: JobOutcome = { settle: 'ack' };
+const deadLetter = (reason: string): JobOutcome => ({ settle: 'dead-letter', reason });
+
+/**
+ * Owns one job's life: decides from the stored state what a delivery means, takes the lease, runs
+ * the extraction into the encrypting sink, makes exactly one terminal write (conditional on the
+ * lease) and sends its event. It never settles the delivery itself; it says how.
+ */
+@CommandHandler(RunJobCommand)
+export class RunJobHandler implements ICommandHandler<RunJobCommand> {
+  readonly #log = new Logger(RunJobHandler.name);
+
+  constructor(
+    @Inject(JOB_STORE) private readonly jobs: JobStore,
+    @Inject(CONNECTION_RESOLVER) private readonly resolver: ConnectionResolver,
+    @Inject(RESULT_STORE) private readonly results: ResultStore,
+    @Inject(CONNECTOR_REGISTRY) private readonly registry: ConnectorRegistry,
+    @Inject(JOB_SETTINGS) private readonly settings: JobSettings,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly outbox: JobOutbox,
+    private readonly metrics: WorkerMetrics,
+  ) {}
+
+  async execute({ delivery }: RunJobCommand): Promise<JobOutcome> {
+    const started = this.clock.now();
+    let message: JobMessage;
+    try {
+      message = parseJobMessage(delivery.body);
+    } catch (error) {
+      return this.#failMalformed(delivery, error);
+    }
+    return this.#decide(message, delivery, started, true);
+  }
+
+  async #decide(message: JobMessage, delivery: JobDelivery, started: Date, mayRetry: boolean): Promise<JobOutcome> {
+    const job = await this.jobs.find(message.jobId);
+    if (!job) return deadLetter('job_not_found');
+    if (job.metadata.terminalEventPending === true) return this.#reemit(job, delivery.requestId);
+    if (job.status === 'completed' || job.status === 'failed') return ACK; // a duplicate delivery
+    const now = this.clock.now();
+    if (job.status === 'processing' && job.lease && job.lease.expiresAt >= now) return this.#watch(message, delivery, started);
+    const lease: JobLease = { token: randomUUID(), owner: this.settings.leaseOwner, expiresAt: new Date(now.getTime() + this.settings.leaseTtlMs) };
+    const acquired = await this.jobs.acquire(message.jobId, lease, now);
+    if (!acquired) return mayRetry ? this.#decide(message, delivery, started, false) : ACK;
+    if (job.status === 'processing') this.metrics.leaseTakeovers.inc();
+    return this.#run(message, lease, delivery, started);
+  }
+
+  /** Another worker holds a live lease: wait for it to finish, or for the lease to run out. */
+  async #watch(message: JobMessage, delivery: JobDelivery, started: Date): Promise<JobOutcome> {
+    const ttl = this.settings.leaseTtlMs;
+    const interval = Math.min(5_000, Math.max(1, Math.floor(ttl / 4)));
+    const giveUpAt = this.clock.now().getTime() + ttl + 10_000;
+    for (;;) {
+      await this.settings.upload.sleep(interval);
+      const job = await this.jobs.find(message.jobId);
+      if (!job || job.status === 'completed' || job.status === 'failed') return ACK;
+      if (job.status === 'pending' || !job.lease || job.lease.expiresAt < this.clock.now()) return this.#decide(message, delivery, started, true);
+      if (this.clock.now().getTime() > giveUpAt) return ACK; // its owner keeps renewing: a live worker has it
+    }
+  }
+
+  async #run(message: JobMessage, lease: JobLease, delivery: JobDelivery, started: Date): Promise<JobOutcome> {
+    const { jobId } = message;
+    const keeper = new LeaseKeeper(this.jobs, this.clock, jobId, lease.token, this.settings.leaseTtlMs, lease.expiresAt);
+    const spoolPath = join(this.settings.spoolDir, `${jobId}-${lease.token}.b64`);
+    let connectors: JobConnectors | undefined;
+    let sink: EncryptingResultSink | undefined;
+    let progress: NodeJS.Timeout | undefined;
+    let secrets: readonly string[] = [];
+    try {
+      const tenantId = delivery.tenantHeader === '' ? 'default' : delivery.tenantHeader;
+      if (tenantId.includes('/')) throw new WorkerError(WorkerCodes.tenantWithSlash);
+      if (!isTenantId(tenantId)) throw new JobFailure('process failed: tenant id is invalid', false);
+      const resolved = await this.resolver.resolve(Object.keys(message.mappedFields));
+      secrets = resolved.flatMap((r) => r.secretValues);
+      if (resolved.length === 0) throw new JobFailure('No connections found for config names', false);
+      const descriptors = resolved.map((r) => scoped(r.descriptor, Object.keys(message.mappedFields[r.descriptor.configName] ?? {})));
+      const types = new Map(descriptors.map((d) => [d.configName, d.type]));
+      connectors = new JobConnectors(this.registry, descriptors);
+      progress = this.#reportProgress(jobId, lease.token, connectors);
+
+      const resultPath = `${delivery.tenantHeader === '' ? '' : `${tenantId}/`}external-data/${jobId}.json`;
+      const objectKey = `${this.settings.objectKeyPrefix}${resultPath}`.replace(/^\/+/, '');
+      const keys = this.settings.ring.current();
+      sink = new EncryptingResultSink(this.results, { objectKey, resultPath, spoolPath }, { externalHmac: keys.externalHmac, storage: keys.storage }, this.settings.upload);
+      const engine = createEngine({
+        connectorRegistry: connectors,
+        connectionStore: connectors,
+        resultSink: sink,
+        ...(this.settings.maxResultBytes ? { limits: { maxResultBytes: this.settings.maxResultBytes } } : {}),
+      });
+      const tenant = createTenantContext(tenantId, delivery.requestId);
+      const plan = await engine.planExtraction(tenant, extractionRequest(message, types), { signal: keeper.signal });
+      plan.requestId = jobId;
+      plan.mode = 'store';
+      const result = await engine.executeExtraction(plan, { signal: keeper.signal });
+      const sealed = sink.sealed;
+      if (!result.reference || !sealed) throw new WorkerError(WorkerCodes.hmacFailed);
+
+      const completedAt = this.clock.now();
+      const payload = completedPayload(
+        jobId,
+        message.metadata,
+        { path: resultPath, sizeBytes: result.reference.sizeBytes, rowCount: result.reference.rowCount, hmac: sealed.hmac },
+        completedAt.getTime() - started.getTime(),
+        completedAt,
+      );
+      const written = await this.jobs.writeTerminal(jobId, { kind: 'lease', token: lease.token }, {
+        status: 'completed',
+        completedAt,
+        resultPath,
+        resultHmac: sealed.hmac,
+        eventPayload: payload,
+      });
+      if (!written) return ACK; // the lease was lost: the job is someone else's now
+      this.metrics.jobs.inc({ status: 'completed' });
+      return this.#emit(jobId, 'completed', payload, delivery.requestId, ACK);
+    } catch (error) {
+      if (keeper.lost) {
+        this.#log.warn(`job ${jobId}: lease lost; stopped without a terminal write`);
+        return ACK;
+      }
+      return this.#failLeased(jobId, lease.token, message.metadata, error, secrets, delivery.requestId);
+    } finally {
+      keeper.stop();
+      if (progress) clearInterval(progress);
+      await connectors?.closeAll();
+      await sink?.dispose();
+      await rm(spoolPath, { force: true }).catch(() => undefined);
+    }
+  }
+
+  async #failLeased(
+    jobId: string,
+    token: string,
+    metadata: JobMessage['metadata'],
+    error: unknown,
+    secrets: readonly string[],
+    requestId: string,
+  ): Promise<JobOutcome> {
+    const text = sanitiseErrorText(failureText(error), secrets);
+    const payload = failedPayload(jobId, metadata, text);
+    let written: boolean;
+    try {
+      written = await this.jobs.writeTerminal(jobId, { kind: 'lease', token }, { status: 'failed', completedAt: this.clock.now(), error: text, eventPayload: payload });
+    } catch {
+      return deadLetter('terminal_write'); // the reaper fails the job once its lease has expired
+    }
+    if (!written) return ACK;
+    this.metrics.jobs.inc({ status: 'failed' });
+    return this.#emit(jobId, 'failed', payload, requestId, settlementFor(error));
+  }
+
+  /** A body that is not a job: fail the job it names, if it is still pending, then ack (a retry cannot help). */
+  async #failMalformed(delivery: JobDelivery, error: unknown): Promise<JobOutcome> {
+    const jobId = recoverJobId(delivery.body, delivery.headers.jobId);
+    if (!jobId) return ACK;
+    try {
+      const text = failureText(error);
+      const payload = failedPayload(jobId, {}, text);
+      const written = await this.jobs.writeTerminal(jobId, { kind: 'pending' }, { status: 'failed', completedAt: this.clock.now(), error: text, eventPayload: payload });
+      if (!written) return ACK;
+      this.metrics.jobs.inc({ status: 'failed' });
+      return await this.#emit(jobId, 'failed', payload, delivery.requestId, ACK);
+    } catch {
+      return ACK;
+    }
+  }
+
+  /** The job ended but its event may not have gone out: send the stored one again, same id. */
+  async #reemit(job: JobRecord, requestId: string): Promise<JobOutcome> {
+    const status = job.metadata.terminalEventStatus;
+    const payload = job.metadata.terminalEventPayload;
+    if ((status !== 'completed' && status !== 'failed') || status !== job.status || typeof payload !== 'string' || payload === '') {
+      this.#log.error(`job ${job.id}: stored terminal event is inconsistent; not sent`);
+      return ACK;
+    }
+    return this.#emit(job.id, status, payload, requestId, ACK);
+  }
+
+  async #emit(jobId: string, status: TerminalStatus, payload: string, requestId: string, then: JobOutcome): Promise<JobOutcome> {
+    try {
+      await this.outbox.emit(jobId, status, payload, requestId);
+      return then;
+    } catch {
+      this.#log.warn(`job ${jobId}: ${status} event not confirmed; the repairer will send it`);
+      return deadLetter('event_publish');
+    }
+  }
+
+  #reportProgress(jobId: string, token: string, connectors: JobConnectors): NodeJS.Timeout {
+    let last = -1;
+    const timer = setInterval(() => {
+      const { rows, tablesDone } = connectors.progress;
+      if (rows + tablesDone === last) return;
+      last = rows + tablesDone;
+      this.jobs.writeProgress(jobId, token, { tablesDone, rowsSoFar: rows, updatedAt: this.clock.now() }).catch(() => undefined);
+    }, this.settings.progressIntervalMs);
+    timer.unref();
+    return timer;
+  }
+}
+
+/** How a failure settles the delivery once the job is failed: engine and infrastructure errors go to the DLQ. */
+function settlementFor(error: unknown): JobOutcome {
+  if (error instanceof EngineError) return deadLetter(`engine_${error.category}`);
+  if (error instanceof WorkerError) return error.retryable ? deadLetter(error.code) : ACK;
+  if (error instanceof JobFailure) return error.retryable ? deadLetter('job_failure') : ACK;
+  return deadLetter('internal');
+}
+
+/** The descriptor with the job's schema scope added to its (non-secret) host attributes. */
+function scoped(descriptor: ConnectionDescriptor, rawKeys: readonly string[]): ConnectionDescriptor {
+  const hostAttributes = { ...(descriptor.hostAttributes ?? {}), schemaScope: schemaScope(descriptor.type, rawKeys) };
+  return withConnectionSecrets({ ...descriptor, hostAttributes }, descriptor.secrets);
+}

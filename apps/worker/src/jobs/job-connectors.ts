@@ -1,0 +1,151 @@
+import {
+  type ConnectionDescriptor,
+  type ConnectionStore,
+  type Connector,
+  type ConnectorFactory,
+  type ConnectorRegistry,
+  type CursorItem,
+  EngineError,
+  type QueryRequest,
+  type RowCursor,
+  type SchemaSnapshot,
+  type TenantContext,
+  isEncodedRows,
+} from '@fetcher/engine';
+
+/** Rows and finished tables seen so far, for the job's progress. */
+export class ProgressCounter {
+  rows = 0;
+  tablesDone = 0;
+}
+
+/**
+ * The connectors of one job: one real connector per datasource, shared by planning and execution
+ * (the engine closes what it builds, so it receives a handle whose close does nothing), and closed
+ * by `closeAll()` when the job ends. Also the job's read-only connection store.
+ */
+export class JobConnectors implements ConnectorRegistry, ConnectionStore {
+  readonly progress = new ProgressCounter();
+  readonly #byName = new Map<string, ConnectionDescriptor>();
+  readonly #built = new Map<string, Connector>();
+
+  constructor(
+    private readonly registry: ConnectorRegistry,
+    descriptors: readonly ConnectionDescriptor[],
+  ) {
+    for (const d of descriptors) this.#byName.set(d.configName, d);
+  }
+
+  connector(type: string): ConnectorFactory | undefined {
+    const factory = this.registry.connector(type);
+    if (!factory) return undefined;
+    return {
+      build: (descriptor: ConnectionDescriptor): Connector => {
+        let real = this.#built.get(descriptor.configName);
+        if (!real) {
+          real = factory.build(descriptor);
+          this.#built.set(descriptor.configName, real);
+        }
+        return new SharedConnector(real, this.progress);
+      },
+    };
+  }
+
+  async closeAll(): Promise<void> {
+    const connectors = [...this.#built.values()];
+    this.#built.clear();
+    await Promise.allSettled(connectors.map((c) => c.close()));
+  }
+
+  findConnection(_tenant: TenantContext, configName: string): Promise<ConnectionDescriptor | undefined> {
+    return Promise.resolve(this.#byName.get(configName));
+  }
+
+  list(): Promise<readonly ConnectionDescriptor[]> {
+    return Promise.resolve([...this.#byName.values()]);
+  }
+
+  findById(_tenant: TenantContext, id: string): Promise<ConnectionDescriptor | undefined> {
+    return Promise.resolve([...this.#byName.values()].find((d) => d.id === id));
+  }
+
+  listPaged(): Promise<{ items: readonly ConnectionDescriptor[]; total: number }> {
+    const items = [...this.#byName.values()];
+    return Promise.resolve({ items, total: items.length });
+  }
+
+  create(): Promise<void> {
+    return readOnly();
+  }
+  update(): Promise<void> {
+    return readOnly();
+  }
+  delete(): Promise<void> {
+    return readOnly();
+  }
+  updateById(): Promise<void> {
+    return readOnly();
+  }
+  deleteById(): Promise<void> {
+    return readOnly();
+  }
+}
+
+function readOnly(): Promise<never> {
+  return Promise.reject(new EngineError('validation', 'the worker does not change connections'));
+}
+
+class SharedConnector implements Connector {
+  constructor(
+    private readonly real: Connector,
+    private readonly progress: ProgressCounter,
+  ) {}
+
+  testConnection(signal: AbortSignal): Promise<void> {
+    return this.real.testConnection(signal);
+  }
+
+  discoverSchema(signal: AbortSignal): Promise<SchemaSnapshot> {
+    return this.real.discoverSchema(signal);
+  }
+
+  async queryStream(request: QueryRequest, signal: AbortSignal): Promise<RowCursor> {
+    return new CountingCursor(await this.real.queryStream(request, signal), Object.keys(request.tables).length, this.progress);
+  }
+
+  /** The job closes the real connector once, when it ends. */
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+class CountingCursor implements RowCursor {
+  #table: string | undefined;
+  #done = 0;
+
+  constructor(
+    private readonly inner: RowCursor,
+    private readonly tables: number,
+    private readonly progress: ProgressCounter,
+  ) {}
+
+  async next(): Promise<CursorItem | null> {
+    const item = await this.inner.next();
+    if (item === null) {
+      this.progress.tablesDone += this.tables - this.#done;
+      this.#done = this.tables;
+      return null;
+    }
+    if (this.#table !== undefined && this.#table !== item.table) {
+      this.#done++;
+      this.progress.tablesDone++;
+    }
+    this.#table = item.table;
+    this.progress.rows += isEncodedRows(item) ? item.rowCount : 1;
+    return item;
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

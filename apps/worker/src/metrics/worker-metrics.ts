@@ -1,0 +1,22 @@
+import { Counter, type Registry } from 'prom-client';
+
+/** The Worker's own counters, registered on the registry `/metrics` serves. */
+export class WorkerMetrics {
+  readonly messagesRejected: Counter<'reason'>;
+  readonly jobs: Counter<'status'>;
+  readonly leaseTakeovers: Counter;
+  readonly leaseReaped: Counter;
+
+  constructor(registry: Registry) {
+    const registers = [registry];
+    this.messagesRejected = new Counter({
+      name: 'fetcher_worker_messages_rejected_total',
+      help: 'Deliveries dead-lettered, by reason (signature checks, retryable failures).',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.jobs = new Counter({ name: 'fetcher_worker_jobs_total', help: 'Jobs finished by this worker, by terminal status.', labelNames: ['status'], registers });
+    this.leaseTakeovers = new Counter({ name: 'fetcher_worker_lease_takeovers_total', help: 'Jobs taken over from a worker whose lease expired.', registers });
+    this.leaseReaped = new Counter({ name: 'fetcher_worker_lease_reaped_total', help: 'Abandoned jobs failed by the lease reaper.', registers });
+  }
+}

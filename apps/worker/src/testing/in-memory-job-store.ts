@@ -1,0 +1,118 @@
+import type { JobLease, JobProgress, JobRecord, JobStatus, JobStore, TerminalGuard, TerminalWrite } from '../ports/job-store.port';
+
+interface StoredJob {
+  id: string;
+  status: JobStatus;
+  metadata: Record<string, unknown>;
+  createdAt: Date;
+  completedAt?: Date;
+  lease?: JobLease;
+  resultPath?: string;
+  resultHmac?: string;
+  progress?: JobProgress;
+}
+
+/** The job collection in memory, with the same conditional semantics as the Mongo adapter. */
+export class InMemoryJobStore implements JobStore {
+  readonly jobs = new Map<string, StoredJob>();
+  readonly terminalWrites: { jobId: string; write: TerminalWrite }[] = [];
+  readonly progressWrites: JobProgress[] = [];
+  failFind = false;
+
+  add(id: string, status: JobStatus = 'pending', extra: Partial<StoredJob> = {}): StoredJob {
+    const job: StoredJob = { id, status, metadata: { source: 'reporter' }, createdAt: new Date('2026-01-01T00:00:00Z'), ...extra };
+    this.jobs.set(id, job);
+    return job;
+  }
+
+  find(jobId: string): Promise<JobRecord | undefined> {
+    if (this.failFind) return Promise.reject(new Error('database down'));
+    const job = this.jobs.get(jobId);
+    return Promise.resolve(job ? snapshot(job) : undefined);
+  }
+
+  acquire(jobId: string, lease: JobLease, now: Date): Promise<JobRecord | undefined> {
+    const job = this.jobs.get(jobId);
+    const free = job && (job.status === 'pending' || (job.status === 'processing' && (!job.lease || job.lease.expiresAt < now)));
+    if (!job || !free) return Promise.resolve(undefined);
+    job.status = 'processing';
+    job.lease = { ...lease };
+    delete job.completedAt;
+    return Promise.resolve(snapshot(job));
+  }
+
+  renew(jobId: string, token: string, expiresAt: Date): Promise<boolean> {
+    const job = this.jobs.get(jobId);
+    if (!job || job.status !== 'processing' || job.lease?.token !== token) return Promise.resolve(false);
+    job.lease = { ...job.lease, expiresAt };
+    return Promise.resolve(true);
+  }
+
+  writeProgress(jobId: string, token: string, progress: JobProgress): Promise<void> {
+    const job = this.jobs.get(jobId);
+    if (job && job.status === 'processing' && job.lease?.token === token) {
+      job.progress = progress;
+      this.progressWrites.push(progress);
+    }
+    return Promise.resolve();
+  }
+
+  writeTerminal(jobId: string, guard: TerminalGuard, write: TerminalWrite): Promise<boolean> {
+    const job = this.jobs.get(jobId);
+    if (!job || !matches(job, guard)) return Promise.resolve(false);
+    job.status = write.status;
+    job.completedAt = write.completedAt;
+    if (write.resultPath) job.resultPath = write.resultPath;
+    if (write.resultHmac) job.resultHmac = write.resultHmac;
+    job.metadata = { ...job.metadata, terminalEventPending: true, terminalEventStatus: write.status, terminalEventPayload: write.eventPayload };
+    if (write.error !== undefined) job.metadata.error = write.error;
+    delete job.lease;
+    this.terminalWrites.push({ jobId, write });
+    return Promise.resolve(true);
+  }
+
+  clearEventMarker(jobId: string): Promise<void> {
+    const job = this.jobs.get(jobId);
+    if (job) {
+      const { terminalEventPending: _a, terminalEventStatus: _b, terminalEventPayload: _c, ...rest } = job.metadata;
+      job.metadata = rest;
+    }
+    return Promise.resolve();
+  }
+
+  pendingEvents(limit: number): Promise<JobRecord[]> {
+    const found = [...this.jobs.values()].filter((j) => j.metadata.terminalEventPending === true && (j.status === 'completed' || j.status === 'failed'));
+    return Promise.resolve(found.slice(0, limit).map(snapshot));
+  }
+
+  abandoned(now: Date, ttlMs: number, leaselessAgeMs: number): Promise<JobRecord[]> {
+    const found = [...this.jobs.values()].filter(
+      (j) =>
+        j.status === 'processing' &&
+        (j.lease ? j.lease.expiresAt.getTime() < now.getTime() - ttlMs : j.createdAt.getTime() < now.getTime() - leaselessAgeMs),
+    );
+    return Promise.resolve(found.map(snapshot));
+  }
+}
+
+function matches(job: StoredJob, guard: TerminalGuard): boolean {
+  switch (guard.kind) {
+    case 'lease':
+      return job.status === 'processing' && job.lease?.token === guard.token;
+    case 'pending':
+      return job.status === 'pending';
+    case 'observed':
+      return job.status === 'processing' && job.lease?.token === guard.token;
+  }
+}
+
+function snapshot(job: StoredJob): JobRecord {
+  return structuredClone({
+    id: job.id,
+    status: job.status,
+    metadata: job.metadata,
+    createdAt: job.createdAt,
+    ...(job.completedAt ? { completedAt: job.completedAt } : {}),
+    ...(job.lease ? { lease: job.lease } : {}),
+  });
+}

@@ -1,0 +1,284 @@
+/**
+ * The Helm chart in k8s/helm/fetcher, checked with a real Helm (lint and template) over a matrix of
+ * values files; every rendered object is validated against its Kubernetes or CRD schema, then the
+ * rules that matter in production are asserted on the objects themselves.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { CHART_DIR, helm, helmBinary, type K8sObject, type Loose, renderChart, validateObject } from './helm';
+
+const CI = join(CHART_DIR, 'ci');
+const MATRIX: [string, string[]][] = [
+  ['defaults', []],
+  ['KEDA on', [join(CI, 'keda-values.yaml')]],
+  ['ingress on', [join(CI, 'ingress-values.yaml')]],
+  ['existing secret', [join(CI, 'existing-secret-values.yaml')]],
+];
+
+/** Names an app may only receive from the Secret. The chart refuses them as plain values. */
+const SECRET_NAME = /(^APP_ENC_KEY$|^APP_ENC_KEY_PREVIOUS$|PASSWORD|PASSWD|SECRET|_PASS$|API_KEY|TOKEN|ACCESS_KEY|_SSL_KEY$|PRIVATE_KEY|^KEDA_RABBITMQ_HOST$)/;
+
+const defaults = parse(readFileSync(join(CHART_DIR, 'values.yaml'), 'utf8')) as Record<string, Loose>;
+
+function find(objects: K8sObject[], kind: string, component?: string): K8sObject[] {
+  return objects.filter((o) => o.kind === kind && (component === undefined || o.metadata.labels?.['app.kubernetes.io/component'] === component));
+}
+
+function one(objects: K8sObject[], kind: string, component: string): K8sObject {
+  const found = find(objects, kind, component);
+  if (found.length !== 1) throw new Error(`expected one ${kind} for ${component}, found ${found.length}`);
+  return found[0];
+}
+
+function kinds(objects: K8sObject[]): string[] {
+  return objects.map((o) => `${o.kind}/${o.metadata.labels?.['app.kubernetes.io/component'] ?? '-'}`).sort();
+}
+
+/** The ConfigMap an app's container loads through envFrom. */
+function envOf(objects: K8sObject[], deployment: K8sObject): Record<string, string> {
+  const container = deployment.spec.template.spec.containers[0];
+  const refs = (container.envFrom as { configMapRef?: { name: string } }[]).filter((r) => r.configMapRef).map((r) => r.configMapRef!.name);
+  expect(refs).toHaveLength(1);
+  const configMap = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === refs[0]);
+  expect(configMap).toBeDefined();
+  return configMap!.data ?? {};
+}
+
+function portNumber(container: Loose, name: string): number {
+  const port = (container.ports as { name: string; containerPort: number }[]).find((p) => p.name === name);
+  if (!port) throw new Error(`no container port named ${name}`);
+  return port.containerPort;
+}
+
+describe('the Helm chart k8s/helm/fetcher', () => {
+  beforeAll(() => {
+    helmBinary();
+  });
+
+  it('uses the real Helm 3.17 binary from the npm package', () => {
+    const result = helm(['version', '--short']);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toMatch(/^v3\.17\./);
+  });
+
+  it('has a schema check with teeth: a wrongly typed field is reported', () => {
+    const [deployment] = renderChart([]).filter((o) => o.kind === 'Deployment');
+    expect(() => validateObject({ ...deployment, spec: { ...deployment.spec, replicas: 'two' } })).toThrow('spec/replicas must be integer');
+    expect(() => validateObject({ apiVersion: 'keda.sh/v1alpha1', kind: 'ScaledObject', metadata: { name: 'x' }, spec: { scaleTargetRef: { name: 'x' } } }))
+      .toThrow('must have required property triggers');
+  });
+
+  it.each(MATRIX)('passes helm lint --strict with %s', (_name, files) => {
+    const result = helm(['lint', '--strict', CHART_DIR, ...files.flatMap((f) => ['-f', f])]);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toContain('1 chart(s) linted, 0 chart(s) failed');
+    expect(result.status).toBe(0);
+  });
+
+  describe.each(MATRIX)('rendered with %s', (name, files) => {
+    let objects: K8sObject[];
+
+    beforeAll(() => {
+      objects = renderChart(files);
+    });
+
+    it('renders only objects that pass their Kubernetes or CRD schema', () => {
+      expect(objects.length).toBeGreaterThan(0);
+      for (const object of objects) validateObject(object);
+    });
+
+    it('renders the expected kinds', () => {
+      const always = ['ConfigMap/manager', 'ConfigMap/worker', 'Deployment/manager', 'Deployment/worker', 'NetworkPolicy/manager', 'NetworkPolicy/worker',
+        'PodDisruptionBudget/manager', 'PodDisruptionBudget/worker', 'Service/manager', 'Service/worker', 'ServiceAccount/shared'];
+      const extra: Record<string, string[]> = {
+        defaults: ['HorizontalPodAutoscaler/worker'],
+        'KEDA on': ['ScaledObject/worker', 'ServiceMonitor/manager', 'ServiceMonitor/worker', 'TriggerAuthentication/worker'],
+        'ingress on': ['HorizontalPodAutoscaler/manager', 'HorizontalPodAutoscaler/worker', 'Ingress/manager'],
+        'existing secret': ['HorizontalPodAutoscaler/worker'],
+      };
+      expect(kinds(objects)).toEqual([...always, ...extra[name]].sort());
+    });
+
+    it('probes /health (liveness) and /readyz (readiness) on the port each app listens on', () => {
+      const manager = one(objects, 'Deployment', 'manager').spec.template.spec.containers[0];
+      const managerEnv = envOf(objects, one(objects, 'Deployment', 'manager'));
+      expect(manager.livenessProbe.httpGet).toEqual({ path: '/health', port: 'http' });
+      expect(manager.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+      expect(portNumber(manager, 'http')).toBe(4006);
+      expect(managerEnv.SERVER_ADDRESS).toBe(':4006');
+
+      const worker = one(objects, 'Deployment', 'worker').spec.template.spec.containers[0];
+      const workerEnv = envOf(objects, one(objects, 'Deployment', 'worker'));
+      expect(worker.livenessProbe.httpGet).toEqual({ path: '/health', port: 'health' });
+      expect(worker.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'health' });
+      expect(portNumber(worker, 'health')).toBe(4007);
+      expect(workerEnv.HEALTH_PORT).toBe('4007');
+
+      // The Services reach those same named ports.
+      expect(one(objects, 'Service', 'manager').spec.ports[0].targetPort).toBe('http');
+      expect(one(objects, 'Service', 'worker').spec.ports[0].targetPort).toBe('health');
+    });
+
+    it('gives each pod the time to drain: preStop sleep + READYZ_DRAIN_DELAY_SEC + the longest job or request', () => {
+      const values = files.length ? (parse(readFileSync(files[0], 'utf8')) as Record<string, Loose>) : {};
+      const maxJob = (values.worker?.maxJobDurationSeconds ?? defaults.worker.maxJobDurationSeconds) as number;
+      const maxRequest = (values.manager?.requestTimeoutSeconds ?? defaults.manager.requestTimeoutSeconds) as number;
+      for (const [component, work] of [['manager', maxRequest], ['worker', maxJob]] as const) {
+        const deployment = one(objects, 'Deployment', component);
+        const pod = deployment.spec.template.spec;
+        const [command, seconds] = pod.containers[0].lifecycle.preStop.exec.command as string[];
+        expect(command).toBe('sleep');
+        const drain = Number(envOf(objects, deployment).READYZ_DRAIN_DELAY_SEC);
+        expect(drain).toBeGreaterThanOrEqual(1);
+        expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(Number(seconds) + drain + work);
+      }
+      // The numbers a default install gets: 5 + 12 + 360 (+15) for the Worker, 5 + 12 + 30 (+5) for the Manager.
+      if (name === 'defaults') {
+        expect(one(objects, 'Deployment', 'worker').spec.template.spec.terminationGracePeriodSeconds).toBe(392);
+        expect(one(objects, 'Deployment', 'manager').spec.template.spec.terminationGracePeriodSeconds).toBe(52);
+      }
+    });
+
+    it('renders no Secret, keeps secret variables out of every ConfigMap, and loads them from the existing Secret', () => {
+      expect(find(objects, 'Secret')).toEqual([]);
+      for (const configMap of find(objects, 'ConfigMap')) {
+        expect(Object.keys(configMap.data ?? {}).filter((key) => SECRET_NAME.test(key))).toEqual([]);
+        expect(Object.values(configMap.data ?? {}).filter((value) => /:\/\/[^/\s:@]+:[^/\s@]+@/.test(value))).toEqual([]);
+      }
+      const secretName = name === 'existing secret' ? 'fetcher-production-secrets' : 'fetcher-secrets';
+      for (const component of ['manager', 'worker']) {
+        const container = one(objects, 'Deployment', component).spec.template.spec.containers[0];
+        expect(container.envFrom).toContainEqual({ secretRef: { name: secretName } });
+        expect(container.env).toBeUndefined();
+      }
+    });
+
+    it('runs every container unprivileged: non-root, read-only root filesystem, no privilege escalation, no capabilities', () => {
+      for (const deployment of find(objects, 'Deployment')) {
+        const pod = deployment.spec.template.spec;
+        expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, seccompProfile: { type: 'RuntimeDefault' } });
+        expect(pod.automountServiceAccountToken).toBe(false);
+        for (const container of pod.containers) {
+          expect(container.securityContext).toMatchObject({
+            runAsNonRoot: true,
+            readOnlyRootFilesystem: true,
+            allowPrivilegeEscalation: false,
+            privileged: false,
+            capabilities: { drop: ['ALL'] },
+          });
+          // Every writable path is an emptyDir.
+          const emptyDirs = new Set((pod.volumes as { name: string; emptyDir?: object }[]).filter((v) => v.emptyDir).map((v) => v.name));
+          for (const mount of container.volumeMounts as { name: string }[]) expect(emptyDirs.has(mount.name)).toBe(true);
+        }
+      }
+      const worker = one(objects, 'Deployment', 'worker');
+      const spoolMount = (worker.spec.template.spec.containers[0].volumeMounts as { name: string; mountPath: string }[]).find((m) => m.name === 'spool');
+      expect(spoolMount?.mountPath).toBe(envOf(objects, worker).RESULT_SPOOL_DIR);
+      expect((worker.spec.template.spec.volumes as { name: string; emptyDir?: { sizeLimit?: string } }[]).find((v) => v.name === 'spool')?.emptyDir?.sizeLimit).toBeDefined();
+    });
+
+    it('points Services, disruption budgets, network policies and autoscalers at the right pods', () => {
+      for (const component of ['manager', 'worker']) {
+        const deployment = one(objects, 'Deployment', component);
+        const podLabels = deployment.spec.template.metadata.labels as Record<string, string>;
+        expect(podLabels).toMatchObject(deployment.spec.selector.matchLabels);
+        expect(podLabels).toMatchObject(one(objects, 'Service', component).spec.selector);
+        expect(podLabels).toMatchObject(one(objects, 'PodDisruptionBudget', component).spec.selector.matchLabels);
+        expect(podLabels).toMatchObject(one(objects, 'NetworkPolicy', component).spec.podSelector.matchLabels);
+        for (const hpa of find(objects, 'HorizontalPodAutoscaler', component)) {
+          expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: deployment.metadata.name });
+          expect(hpa.spec.metrics[0].resource.name).toBe('cpu');
+          expect(deployment.spec.replicas).toBeUndefined();
+        }
+      }
+    });
+  });
+
+  describe('with KEDA on', () => {
+    let objects: K8sObject[];
+
+    beforeAll(() => {
+      objects = renderChart([join(CI, 'keda-values.yaml')]);
+    });
+
+    it('scales the Worker Deployment on the length of the queue the apps use, instead of the CPU autoscaler', () => {
+      const worker = one(objects, 'Deployment', 'worker');
+      const scaledObject = one(objects, 'ScaledObject', 'worker');
+      expect(scaledObject.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: worker.metadata.name });
+      const [trigger] = scaledObject.spec.triggers as { type: string; metadata: Record<string, string>; authenticationRef: { name: string } }[];
+      expect(trigger.type).toBe('rabbitmq');
+      expect(trigger.metadata).toMatchObject({ mode: 'QueueLength', value: '20', queueName: envOf(objects, worker).RABBITMQ_FETCHER_WORK_QUEUE });
+      expect(scaledObject.spec).toMatchObject({ minReplicaCount: 1, maxReplicaCount: 30, fallback: { failureThreshold: 3, replicas: 2 } });
+      expect(find(objects, 'HorizontalPodAutoscaler', 'worker')).toEqual([]);
+      expect(worker.spec.replicas).toBeUndefined();
+      // KEDA's AMQP URL comes from the same Secret, never from values.
+      const auth = one(objects, 'TriggerAuthentication', 'worker');
+      expect(trigger.authenticationRef.name).toBe(auth.metadata.name);
+      expect(auth.spec.secretTargetRef).toEqual([{ parameter: 'host', name: 'fetcher-secrets', key: 'KEDA_RABBITMQ_HOST' }]);
+      expect(JSON.stringify(scaledObject)).not.toMatch(/amqps?:\/\//);
+    });
+
+    it('scrapes /metrics on each app\'s own port', () => {
+      expect(one(objects, 'ServiceMonitor', 'manager').spec.endpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics' })]);
+      expect(one(objects, 'ServiceMonitor', 'worker').spec.endpoints).toEqual([expect.objectContaining({ port: 'health', path: '/metrics' })]);
+    });
+  });
+
+  it('routes the Ingress to the Manager Service', () => {
+    const objects = renderChart([join(CI, 'ingress-values.yaml')]);
+    const ingress = one(objects, 'Ingress', 'manager');
+    expect(ingress.spec.rules[0].http.paths[0].backend.service).toEqual({ name: one(objects, 'Service', 'manager').metadata.name, port: { name: 'http' } });
+    expect(ingress.spec.tls).toEqual([{ hosts: ['fetcher.internal.example.com'], secretName: 'fetcher-tls' }]);
+  });
+
+  it.each([
+    ['config.extraEnv.APP_ENC_KEY=abc', 'config.extraEnv'],
+    ['manager.extraEnv.MONGO_PASSWORD=abc', 'manager.extraEnv'],
+    ['worker.extraEnv.OBJECT_STORAGE_SECRET_KEY=abc', 'worker.extraEnv'],
+    ['config.extraEnv.DATASOURCE_X_SSL_KEY=abc', 'config.extraEnv'],
+  ])('refuses a secret given as a plain value (%s)', (pair, where) => {
+    expect(() => renderChart([], [pair])).toThrow(where);
+  });
+
+  it.each([
+    'securityContext.readOnlyRootFilesystem=false',
+    'securityContext.allowPrivilegeEscalation=true',
+    'securityContext.runAsNonRoot=false',
+    'podSecurityContext.runAsNonRoot=false',
+    'config.readyzDrainDelaySec=0',
+    'manager.unknownValue=1',
+  ])('refuses values that weaken the pods or are not in values.schema.json (%s)', (pair) => {
+    expect(() => renderChart([], [pair])).toThrow('values don\'t meet the specifications of the schema');
+  });
+
+  it('documents every value in values.schema.json and in the chart README', () => {
+    const schema = JSON.parse(readFileSync(join(CHART_DIR, 'values.schema.json'), 'utf8')) as SchemaNode;
+    const readme = readFileSync(join(CHART_DIR, 'README.md'), 'utf8');
+    const paths = leafPaths(defaults);
+    expect(paths.length).toBeGreaterThan(80);
+    expect(paths.filter((path) => !schemaHas(schema, path))).toEqual([]);
+    expect(paths.filter((path) => !readme.includes(`\`${path}\``))).toEqual([]);
+  });
+});
+
+interface SchemaNode {
+  type?: string | string[];
+  properties?: Record<string, SchemaNode>;
+  description?: string;
+}
+
+/** Value paths down to the leaves; maps and lists of the default values count as one value. */
+function leafPaths(value: Record<string, Loose>, prefix = ''): string[] {
+  return Object.entries(value).flatMap(([key, child]) => {
+    const path = prefix ? `${prefix}.${key}` : key;
+    const nested = child !== null && typeof child === 'object' && !Array.isArray(child) && Object.keys(child as object).length > 0 && !/(Labels|Annotations|annotations|labels|nodeSelector|affinity|extraEnv|seccompProfile|resources)$/.test(key);
+    return nested ? leafPaths(child as Record<string, Loose>, path) : [path];
+  });
+}
+
+function schemaHas(schema: SchemaNode, path: string): boolean {
+  let node: SchemaNode | undefined = schema;
+  for (const part of path.split('.')) node = node?.properties?.[part];
+  return node !== undefined && typeof node.description === 'string' && node.description.length > 0;
+}

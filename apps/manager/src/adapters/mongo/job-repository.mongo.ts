@@ -1,0 +1,208 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import type { TenantContext } from '@fetcher/engine';
+import { type Model, type mongo } from 'mongoose';
+import type { Job, JobFilters, JobMetadata, JobProgress, JobStatus, MappedFields } from '../../jobs/job';
+import type { DispatchClaim, InsertOutcome, JobRepository } from '../../ports/job-repository.port';
+import { ACTIVE_HASH_INDEX, JOB_INDEXES, JOB_MODEL } from './job.schema';
+import { isDuplicateKey, isIndexConflict, isNotFoundOnDrop } from './mongo-errors';
+import { binaryToUuid, idFilter, uuidToBinary } from './uuid-binary';
+
+type JobDoc = { _id: mongo.Binary } & mongo.Document;
+
+const ACTIVE: readonly JobStatus[] = ['pending', 'processing'];
+
+/** The active-hash index cannot be built: two active jobs share a hash. Startup stops; an operator must fix the data. */
+export class ActiveHashIndexError extends Error {
+  constructor() {
+    super(
+      `cannot create ${ACTIVE_HASH_INDEX.name}: several pending or processing jobs share a request_hash; manual cleanup required ` +
+        '(fail or complete the older duplicates, then restart)',
+    );
+    this.name = 'ActiveHashIndexError';
+  }
+}
+
+/**
+ * Jobs in MongoDB, single-tenant (the deployment's database is the scope). Driver errors are
+ * rethrown as they are: the HTTP layer answers them with the generic 500, which is the contract
+ * for job-store failures, and never renders their text.
+ */
+@Injectable()
+export class MongoJobRepository implements JobRepository, OnModuleInit {
+  private readonly logger = new Logger(MongoJobRepository.name);
+
+  constructor(@InjectModel(JOB_MODEL) private readonly model: Model<unknown>) {}
+
+  /** Native operations keep ids as binaries of subtype 0x00, which mongoose casting would not promise. */
+  private get collection(): mongo.Collection<JobDoc> {
+    return this.model.collection as unknown as mongo.Collection<JobDoc>;
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.ensureIndexes();
+  }
+
+  /**
+   * Startup (single-tenant): the plain indexes, then the active-hash index through its migration:
+   * an index of that name with another definition (an older release's) is dropped, `dedup_active`
+   * is backfilled from the status, and only then is the unique index built.
+   */
+  async ensureIndexes(): Promise<void> {
+    const collection = this.collection;
+    for (const { key, ...options } of JOB_INDEXES) {
+      try {
+        await collection.createIndex({ ...key }, { ...options });
+      } catch (error) {
+        if (!isIndexConflict(error)) throw error;
+      }
+    }
+    const existing = (await this.listIndexes()).find((index) => index.name === ACTIVE_HASH_INDEX.name);
+    if (existing && !isActiveHashIndex(existing)) {
+      await collection.dropIndex(ACTIVE_HASH_INDEX.name);
+      this.logger.warn(`dropped ${ACTIVE_HASH_INDEX.name}: its definition differed from this release's`);
+    }
+    await collection.updateMany({ status: { $in: [...ACTIVE] }, dedup_active: { $ne: true } }, { $set: { dedup_active: true } });
+    await collection.updateMany({ status: { $nin: [...ACTIVE] }, dedup_active: { $ne: false } }, { $set: { dedup_active: false } });
+    const { key, ...options } = ACTIVE_HASH_INDEX;
+    try {
+      await collection.createIndex({ ...key }, { ...options, partialFilterExpression: { ...options.partialFilterExpression } });
+    } catch (error) {
+      if (isDuplicateKey(error)) throw new ActiveHashIndexError();
+      if (!isIndexConflict(error)) throw error;
+    }
+  }
+
+  async findById(_tenant: TenantContext, id: string): Promise<Job | undefined> {
+    const doc = await this.collection.findOne({ _id: idFilter(id) });
+    return doc ? toJob(doc) : undefined;
+  }
+
+  async findNewestByHashSince(_tenant: TenantContext, hash: string, since: Date): Promise<Job | undefined> {
+    const doc = await this.collection.findOne({ request_hash: hash, created_at: { $gte: since } }, { sort: { created_at: -1 } });
+    return doc ? toJob(doc) : undefined;
+  }
+
+  async findNewestActiveByHash(_tenant: TenantContext, hash: string): Promise<Job | undefined> {
+    const doc = await this.collection.findOne({ request_hash: hash, dedup_active: true }, { sort: { created_at: -1 } });
+    return doc ? toJob(doc) : undefined;
+  }
+
+  async insert(_tenant: TenantContext, job: Job): Promise<InsertOutcome> {
+    try {
+      await this.collection.insertOne(toDocument(job));
+      return 'inserted';
+    } catch (error) {
+      // Ids are fresh UUIDv7s, so the only unique key a new job can collide on is the active hash.
+      if (isDuplicateKey(error)) return 'duplicate_active';
+      throw error;
+    }
+  }
+
+  async markDispatched(_tenant: TenantContext, id: string, at: Date): Promise<void> {
+    await this.collection.updateOne({ _id: idFilter(id) }, {
+      $set: { dispatched_at: at, dispatch_lock_until: null },
+      $inc: { dispatch_attempts: 1 },
+    });
+  }
+
+  async markDispatchFailed(_tenant: TenantContext, id: string, error: string, at: Date): Promise<boolean> {
+    const result = await this.collection.updateOne({ _id: idFilter(id), status: 'pending' }, {
+      $set: { status: 'failed', dedup_active: false, completed_at: at, 'metadata.error': error, dispatch_lock_until: null },
+    });
+    return result.modifiedCount > 0;
+  }
+
+  async claimUndispatched(_tenant: TenantContext, claim: DispatchClaim): Promise<Job | undefined> {
+    // `null` also matches a missing field: jobs written by the original service have no dispatch bookkeeping.
+    const doc = await this.collection.findOneAndUpdate(
+      {
+        status: 'pending',
+        dispatched_at: null,
+        created_at: { $lt: claim.createdBefore },
+        $or: [{ dispatch_lock_until: null }, { dispatch_lock_until: { $lt: claim.now } }],
+      },
+      { $set: { dispatch_lock_until: claim.lockUntil }, $inc: { dispatch_attempts: 1 } },
+      { sort: { created_at: 1 }, returnDocument: 'before' },
+    );
+    return doc ? toJob(doc) : undefined;
+  }
+
+  private async listIndexes(): Promise<mongo.Document[]> {
+    try {
+      return (await this.collection.listIndexes().toArray()) as mongo.Document[];
+    } catch (error) {
+      if (isNotFoundOnDrop(error)) return []; // no collection yet
+      throw error;
+    }
+  }
+}
+
+function isActiveHashIndex(index: mongo.Document): boolean {
+  const key = index.key as Record<string, unknown> | undefined;
+  const partial = index.partialFilterExpression as Record<string, unknown> | undefined;
+  return (
+    index.unique === true &&
+    key !== undefined &&
+    Object.keys(key).length === 1 &&
+    key.request_hash === 1 &&
+    partial !== undefined &&
+    Object.keys(partial).length === 1 &&
+    partial.dedup_active === true
+  );
+}
+
+function toDocument(job: Job): JobDoc {
+  return {
+    _id: uuidToBinary(job.id),
+    metadata: job.metadata,
+    mapped_fields: job.mappedFields,
+    ...(job.filters && Object.keys(job.filters).length > 0 ? { filters: job.filters } : {}),
+    status: job.status,
+    dedup_active: ACTIVE.includes(job.status),
+    request_hash: job.requestHash,
+    created_at: job.createdAt,
+    completed_at: job.completedAt,
+    dispatched_at: job.dispatchedAt,
+    dispatch_attempts: job.dispatchAttempts,
+    dispatch_lock_until: null,
+  };
+}
+
+function toJob(doc: JobDoc): Job {
+  const progress = toProgress(doc.progress);
+  return {
+    id: binaryToUuid(doc._id),
+    status: doc.status as JobStatus,
+    mappedFields: (doc.mapped_fields ?? {}) as MappedFields,
+    ...(hasKeys(doc.filters) ? { filters: doc.filters as JobFilters } : {}),
+    metadata: (doc.metadata ?? {}) as JobMetadata,
+    requestHash: typeof doc.request_hash === 'string' ? doc.request_hash : '',
+    createdAt: doc.created_at as Date,
+    completedAt: doc.completed_at instanceof Date ? doc.completed_at : null,
+    ...(typeof doc.result_path === 'string' && doc.result_path !== '' ? { resultPath: doc.result_path } : {}),
+    ...(typeof doc.result_hmac === 'string' && doc.result_hmac !== '' ? { resultHmac: doc.result_hmac } : {}),
+    dispatchedAt: doc.dispatched_at instanceof Date ? doc.dispatched_at : null,
+    dispatchAttempts: typeof doc.dispatch_attempts === 'number' ? doc.dispatch_attempts : 0,
+    ...(progress ? { progress } : {}),
+  };
+}
+
+/** `progress: {tables_done, rows_so_far, updated_at}` as the Worker writes it while a job runs. */
+function toProgress(value: unknown): JobProgress | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { tables_done: tables, rows_so_far: rows, updated_at: at } = value as Record<string, unknown>;
+  const count = (n: unknown) => (typeof n === 'number' ? n : typeof n === 'bigint' ? Number(n) : isLong(n) ? n.toNumber() : undefined);
+  const tablesDone = count(tables);
+  const rowsSoFar = count(rows);
+  if (tablesDone === undefined || rowsSoFar === undefined) return undefined;
+  return { tablesDone, rowsSoFar, ...(at instanceof Date ? { updatedAt: at } : {}) };
+}
+
+function isLong(value: unknown): value is { toNumber(): number } {
+  return typeof value === 'object' && value !== null && typeof (value as { toNumber?: unknown }).toNumber === 'function';
+}
+
+function hasKeys(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && Object.keys(value).length > 0;
+}

@@ -1,0 +1,101 @@
+import { Worker } from 'node:worker_threads';
+import { DEMO_SEED_SQL } from './demo-seed';
+
+/** Where the demo database answers: the PostgreSQL wire protocol on a loopback port. */
+export interface DemoDatabaseAddress {
+  readonly host: string;
+  readonly port: number;
+  readonly database: string;
+  readonly user: string;
+}
+
+type WorkerMessage = { kind: 'listening'; port: number } | { kind: 'failed'; message: string } | { kind: 'stopped' };
+
+/**
+ * The worker's program, plain CommonJS. PGlite loads its WebAssembly and file-system bundle with
+ * dynamic `import()`, which must run in a real Node context (not, for instance, a test runner's
+ * sandbox), and its queries are CPU work that would otherwise stall the API's event loop.
+ */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { PGlite } = require(workerData.pglite);
+const { PGLiteSocketServer } = require(workerData.socket);
+let db;
+let server;
+async function start() {
+  db = new PGlite();
+  await db.waitReady;
+  await db.exec(workerData.seed);
+  server = new PGLiteSocketServer({ db, host: workerData.host, port: workerData.port, maxConnections: 16 });
+  await server.start();
+  // After listening, the server reports the port the system chose for port 0.
+  parentPort.postMessage({ kind: 'listening', port: Number(server.getServerConn().split(':').pop()) });
+}
+parentPort.on('message', async (message) => {
+  if (message !== 'stop') return;
+  try { if (server) await server.stop(); if (db) await db.close(); } finally { parentPort.postMessage({ kind: 'stopped' }); parentPort.close(); }
+});
+start().catch((error) => parentPort.postMessage({ kind: 'failed', message: error && error.message ? String(error.message) : 'unknown error' }));
+`;
+
+/**
+ * An embedded PostgreSQL (PGlite, compiled to WebAssembly) with the demo shop, served over TCP so that
+ * the real PostgreSQL connector reads it exactly as it reads a server. It runs in a worker thread and
+ * lives in memory: every start seeds the same rows again.
+ *
+ * PGlite is a single session shared by every socket, so a client holding a transaction open blocks
+ * the others; the connector reads one table at a time, which keeps that from mattering here.
+ */
+export class DemoDatabase {
+  #worker?: Worker;
+  #address?: DemoDatabaseAddress;
+
+  get address(): DemoDatabaseAddress {
+    if (!this.#address) throw new Error('the demo database is not started');
+    return this.#address;
+  }
+
+  /** Starts PGlite (a few seconds: it compiles the WebAssembly module), seeds it, then listens. */
+  async start(options: { host?: string; port?: number } = {}): Promise<DemoDatabaseAddress> {
+    const host = options.host ?? '127.0.0.1';
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        pglite: require.resolve('@electric-sql/pglite'),
+        socket: require.resolve('@electric-sql/pglite-socket'),
+        seed: DEMO_SEED_SQL,
+        host,
+        port: options.port ?? 0,
+      },
+    });
+    this.#worker = worker;
+    const port = await new Promise<number>((resolve, reject) => {
+      const onExit = () => reject(new Error('the demo database stopped while starting'));
+      worker.once('error', reject);
+      worker.once('exit', onExit);
+      worker.once('message', (message: WorkerMessage) => {
+        worker.off('error', reject);
+        worker.off('exit', onExit);
+        if (message.kind === 'listening') resolve(message.port);
+        else reject(new Error(`the demo database failed to start: ${message.kind === 'failed' ? message.message : 'stopped'}`));
+      });
+    }).catch(async (error: unknown) => {
+      this.#worker = undefined;
+      await worker.terminate();
+      throw error;
+    });
+    this.#address = Object.freeze({ host, port, database: 'postgres', user: 'postgres' });
+    return this.#address;
+  }
+
+  /** Stops listening, closes PGlite and ends the worker; safe to call twice. */
+  async stop(): Promise<void> {
+    const worker = this.#worker;
+    this.#worker = undefined;
+    this.#address = undefined;
+    if (!worker) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.postMessage('stop');
+    await exited;
+  }
+}

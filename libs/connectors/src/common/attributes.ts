@@ -6,7 +6,7 @@ import type { ConnectionDescriptor, ConnectionSecrets } from '@fetcher/engine';
  * credentials travel in `descriptor.secrets` instead (see `connectorSecrets`).
  */
 export interface ConnectorAttributes {
-  /** Connection metadata: Oracle `serviceName`; MongoDB `authSource`, `directConnection`. */
+  /** Connection metadata: Oracle `serviceName`; MongoDB `authSource`. */
   readonly metadata?: Readonly<Record<string, string>>;
   /** Schemas to discover. Empty or absent: the type's default. */
   readonly schemaScope?: readonly string[];

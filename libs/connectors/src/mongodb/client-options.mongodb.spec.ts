@@ -13,13 +13,13 @@ const options = (mode: string, secrets: ConnectionSecrets = {}) =>
 describe(mongoConnectionString.name, () => {
   it('builds user, password, host, port, database and the admin authSource for stored connections', () => {
     expect(mongoConnectionString(descriptor(), {}, { password: 's3cret' })).toBe(
-      'mongodb://reader:s3cret@db.example.com:27017/crm?authSource=admin',
+      'mongodb://reader:s3cret@db.example.com:27017/crm?authSource=admin&directConnection=true',
     );
   });
 
   it('defaults authSource to the database for internal datasources', () => {
     expect(mongoConnectionString(descriptor(), { internal: true }, { password: 'p' })).toBe(
-      'mongodb://reader:p@db.example.com:27017/crm?authSource=crm',
+      'mongodb://reader:p@db.example.com:27017/crm?authSource=crm&directConnection=true',
     );
   });
 
@@ -27,15 +27,14 @@ describe(mongoConnectionString.name, () => {
     const metadata = { authSource: 'users' };
     expect(mongoConnectionString(descriptor(), { metadata })).toContain('?authSource=users');
     expect(mongoConnectionString(descriptor(), { metadata, internal: true })).toContain('?authSource=users');
-    expect(mongoConnectionString(descriptor(), { metadata: { authSource: '' } })).toContain('?authSource=admin');
+    expect(mongoConnectionString(descriptor(), { metadata: { authSource: '' } })).toContain('?authSource=admin&directConnection=true');
   });
 
-  it('adds directConnection only when the metadata says exactly "true"', () => {
-    expect(mongoConnectionString(descriptor(), { metadata: { directConnection: 'true' } })).toMatch(
-      /\?authSource=admin&directConnection=true$/,
-    );
-    for (const value of ['TRUE', '1', 'false', '']) {
-      expect(mongoConnectionString(descriptor(), { metadata: { directConnection: value } })).not.toContain('directConnection');
+  it('always connects directly, whatever the metadata says, so that no announced member is dialled', () => {
+    for (const value of ['true', 'TRUE', '1', 'false', '']) {
+      expect(mongoConnectionString(descriptor(), { metadata: { directConnection: value } })).toMatch(
+        /\?authSource=admin&directConnection=true$/,
+      );
     }
   });
 
@@ -52,16 +51,16 @@ describe(mongoConnectionString.name, () => {
 
   it('has no userinfo without a user, and no password part without a password', () => {
     expect(mongoConnectionString(descriptor({ userName: '' }), {}, { password: 'ignored' })).toBe(
-      'mongodb://db.example.com:27017/crm?authSource=admin',
+      'mongodb://db.example.com:27017/crm?authSource=admin&directConnection=true',
     );
-    expect(mongoConnectionString(descriptor(), {})).toBe('mongodb://reader@db.example.com:27017/crm?authSource=admin');
+    expect(mongoConnectionString(descriptor(), {})).toBe('mongodb://reader@db.example.com:27017/crm?authSource=admin&directConnection=true');
   });
 
   it('brackets IPv6 literals and keeps IPv4 literals and hostnames as they are', () => {
-    expect(mongoConnectionString(descriptor({ host: '::1', userName: '' }), {})).toBe('mongodb://[::1]:27017/crm?authSource=admin');
-    expect(mongoConnectionString(descriptor({ host: '[::1]', userName: '' }), {})).toBe('mongodb://[::1]:27017/crm?authSource=admin');
+    expect(mongoConnectionString(descriptor({ host: '::1', userName: '' }), {})).toBe('mongodb://[::1]:27017/crm?authSource=admin&directConnection=true');
+    expect(mongoConnectionString(descriptor({ host: '[::1]', userName: '' }), {})).toBe('mongodb://[::1]:27017/crm?authSource=admin&directConnection=true');
     expect(mongoConnectionString(descriptor({ host: '10.1.2.3', userName: '' }), {})).toBe(
-      'mongodb://10.1.2.3:27017/crm?authSource=admin',
+      'mongodb://10.1.2.3:27017/crm?authSource=admin&directConnection=true',
     );
   });
 });

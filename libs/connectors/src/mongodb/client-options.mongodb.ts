@@ -18,9 +18,15 @@ const PLAIN_MODES: ReadonlySet<string> = new Set(['', 'false', 'disable']);
 export const MONGO_POOL_MAX = 2;
 
 /**
- * `mongodb://<user>:<password>@<host>:<port>/<db>?authSource=<X>[&directConnection=true]`.
+ * `mongodb://<user>:<password>@<host>:<port>/<db>?authSource=<X>&directConnection=true`.
  * `authSource` = `metadata.authSource`, else the database for internal datasources and `admin` for
  * stored connections. Without a user there is no userinfo at all.
+ *
+ * Always a direct connection, whatever the metadata says: with topology discovery a server could
+ * answer `hello` with replica-set `hosts` (say `169.254.169.254:80`) and the driver would dial them
+ * without the host guard seeing the address (IP literals never reach the socket's lookup hook).
+ * Directly connected, the driver talks only to the checked host, and reads still work on a
+ * secondary (it sends `primaryPreferred` to a single non-mongos server).
  */
 export function mongoConnectionString(descriptor: ConnectionDescriptor, attributes: ConnectorAttributes, secrets: ConnectionSecrets = {}): string {
   const metadata = attributes.metadata ?? {};
@@ -33,8 +39,7 @@ export function mongoConnectionString(descriptor: ConnectionDescriptor, attribut
     userinfo += '@';
   }
   const authSource = nonEmpty(metadata.authSource) ?? (attributes.internal === true ? descriptor.databaseName : 'admin');
-  let query = `authSource=${encodeURIComponent(authSource)}`;
-  if (metadata.directConnection === 'true') query += '&directConnection=true';
+  const query = `authSource=${encodeURIComponent(authSource)}&directConnection=true`;
   const database = encodeURIComponent(descriptor.databaseName);
   return `mongodb://${userinfo}${hostPart(descriptor.host)}:${descriptor.port}/${database}?${query}`;
 }

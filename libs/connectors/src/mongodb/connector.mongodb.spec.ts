@@ -86,7 +86,7 @@ describe(MongoConnector.name, () => {
     await sut.testConnection(signal());
     expect(clients).toHaveLength(1);
     const [client] = clients;
-    expect(client.uri).toBe(`mongodb://reader:${PASSWORD}@db.example.com:27017/crm?authSource=admin`);
+    expect(client.uri).toBe(`mongodb://reader:${PASSWORD}@db.example.com:27017/crm?authSource=admin&directConnection=true`);
     expect(client.options).toMatchObject({ tls: true, maxPoolSize: 2, connectTimeoutMS: 5000, serverSelectionTimeoutMS: 5000 });
     expect(client.pings).toBe(1);
     expect(lookups).toEqual(['db.example.com']);
@@ -139,7 +139,7 @@ describe(MongoConnector.name, () => {
   it('exempts internal datasources from host safety, still pins them, and defaults authSource to the database', async () => {
     const { sut, clients } = setup(descriptor({ host: 'inside.example.com', sslMode: '' }, { internal: true }));
     await sut.testConnection(signal());
-    expect(clients[0].uri).toBe(`mongodb://reader:${PASSWORD}@inside.example.com:27017/crm?authSource=crm`);
+    expect(clients[0].uri).toBe(`mongodb://reader:${PASSWORD}@inside.example.com:27017/crm?authSource=crm&directConnection=true`);
     expect(clients[0].options.tls).toBe(false);
     expect(await lookupAnswer(clients[0].options.lookup!, 'inside.example.com')).toBe('127.0.0.1');
   });

@@ -3,8 +3,9 @@
  *
  * The connection string keeps the original hostname, so the driver derives TLS SNI and certificate
  * verification from it; the socket's `lookup` hook answers with the address the dial guard checked,
- * so no second DNS answer can slip in between check and connect. Hosts the driver discovers later
- * (replica-set members) go through the same guard when their socket asks.
+ * so no second DNS answer can slip in between check and connect. The connection is always direct
+ * (client-options.mongodb.ts), so the driver dials no other host; should it ask for another name
+ * anyway, that name goes through the same guard.
  */
 import type { LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';

@@ -76,10 +76,15 @@ export abstract class PooledSqlConnector<Pool, Config extends SqlConnectorConfig
 
   /** The checked address to dial (host safety, DNS pinning); operator-internal datasources are exempt. */
   protected dialTarget(signal: AbortSignal): Promise<DialTarget> {
-    const { descriptor, options, attributes } = this.#config;
-    return resolveDialTarget(descriptor.host, options.hostSafety, {
+    return this.guardHost(this.#config.descriptor.host, signal);
+  }
+
+  /** The checked address for any host this connector is asked to dial, under the same policy. */
+  protected guardHost(host: string, signal?: AbortSignal): Promise<DialTarget> {
+    const { options, attributes } = this.#config;
+    return resolveDialTarget(host, options.hostSafety, {
       lookup: options.lookup,
-      signal,
+      ...(signal ? { signal } : {}),
       exempt: attributes.internal === true,
     });
   }

@@ -3,9 +3,11 @@
  * manager-api.md §16). Pure: the connector resolves the dial target first and passes it in.
  */
 import type { ConnectionDescriptor, ConnectionSecrets } from '@fetcher/engine';
+import type { Socket } from 'node:net';
 import type { config as MssqlConfig } from 'mssql';
 import type { DialTarget } from '../common/host-safety';
 import type { ConnectorTimeouts } from '../common/timeouts';
+import type { TediousConnector } from './pinned-connector.sqlserver';
 
 export const SQLSERVER_SSL_MODES: readonly string[] = Object.freeze(['disable', 'false', 'true', 'strict']);
 
@@ -35,6 +37,8 @@ export interface SqlServerPoolInput {
   readonly target: DialTarget;
   readonly sslMode: string;
   readonly timeouts: ConnectorTimeouts;
+  /** The socket factory that keeps every dial, login routing included, on guarded addresses. */
+  readonly connector?: TediousConnector;
 }
 
 /**
@@ -42,7 +46,7 @@ export interface SqlServerPoolInput {
  * hostname, which tedious uses for SNI and the certificate check instead of `server`.
  */
 export function sqlServerPoolConfig(input: SqlServerPoolInput): MssqlConfig {
-  const { descriptor, secrets, target, sslMode, timeouts } = input;
+  const { descriptor, secrets, target, sslMode, timeouts, connector } = input;
   const material = secrets.ssl;
   const credentials = {
     ...(material?.ca ? { ca: material.ca } : {}),
@@ -67,6 +71,8 @@ export function sqlServerPoolConfig(input: SqlServerPoolInput): MssqlConfig {
       requestTimeout: timeouts.filteredQueryMs,
       appName: 'fetcher',
       ...(Object.keys(credentials).length > 0 ? { cryptoCredentialsDetails: credentials } : {}),
+      // tedious calls it with (options, lookup, signal); its typings declare no parameters.
+      ...(connector ? { connector: connector as unknown as () => Promise<Socket> } : {}),
     },
   };
 }

@@ -14,6 +14,7 @@ import { ReadableTableRows } from '../sql/readable-rows';
 import type { SqlConnectorConfigWithDriver } from '../sql/sql-connector-config';
 import { tableItems, type TableSource } from '../sql/table-cursor';
 import { sqlServerPoolConfig } from './connection-options.sqlserver';
+import { pinnedTediousConnector } from './pinned-connector.sqlserver';
 import { buildSqlServerSchema, sqlServerDiscovery, type SqlServerColumnRow, type SqlServerTableRow } from './discovery.sqlserver';
 import { MSSQL_DRIVER, type MssqlPoolLike, type MssqlRequestLike, type SqlServerDriver } from './mssql-driver.sqlserver';
 import { sqlServerStatement } from './statement.sqlserver';
@@ -33,7 +34,8 @@ export class SqlServerConnector extends PooledSqlConnector<MssqlPoolLike, SqlCon
   protected override async open(budget: AbortSignal): Promise<void> {
     const { descriptor, secrets, sslMode, timeouts } = this.config;
     const target = await this.dialTarget(budget);
-    const pool = this.#driver.createPool(sqlServerPoolConfig({ descriptor, secrets, target, sslMode, timeouts }));
+    const connector = pinnedTediousConnector(target, (host) => this.guardHost(host, budget));
+    const pool = this.#driver.createPool(sqlServerPoolConfig({ descriptor, secrets, target, sslMode, timeouts, connector }));
     // tedious reports a broken idle connection on the pool; the next request reports it too.
     pool.on('error', () => undefined);
     this.setPool(pool);

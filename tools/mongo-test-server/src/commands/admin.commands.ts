@@ -31,6 +31,7 @@ function hello(context: CommandContext, legacy: boolean): BsonDocument {
     minWireVersion: 0,
     maxWireVersion: MAX_WIRE_VERSION,
     readOnly: false,
+    ...context.helloFields,
     ok: 1,
   };
 }

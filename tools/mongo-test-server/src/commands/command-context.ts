@@ -9,6 +9,8 @@ export interface CommandContext {
   /** The command's `$db`. */
   readonly database: string;
   readonly connectionId: number;
+  /** Extra `hello` fields the server was started with. */
+  readonly helloFields: BsonDocument;
 }
 
 /** Returns the reply document, or throws CommandError. */

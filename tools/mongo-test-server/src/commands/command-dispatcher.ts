@@ -20,7 +20,11 @@ export class CommandDispatcher {
   }));
   private readonly unknown: string[] = [];
 
-  constructor(private readonly storage: Storage, private readonly cursors: CursorRegistry) {}
+  constructor(
+    private readonly storage: Storage,
+    private readonly cursors: CursorRegistry,
+    private readonly helloFields: BsonDocument = {},
+  ) {}
 
   /** Always answers: an unknown command or a failing handler becomes an `ok: 0` reply. */
   dispatch(database: string, command: BsonDocument, connectionId: number): BsonDocument {
@@ -31,7 +35,7 @@ export class CommandDispatcher {
       return new CommandError('CommandNotFound', `no such command: '${name}'`).toReply();
     }
     try {
-      return handler(command, { storage: this.storage, cursors: this.cursors, database, connectionId });
+      return handler(command, { storage: this.storage, cursors: this.cursors, database, connectionId, helloFields: this.helloFields });
     } catch (error) {
       if (error instanceof CommandError) return error.toReply();
       // A bug in the test server. Answer (without a stack trace) rather than take the process down.

@@ -9,6 +9,11 @@ export interface MongoTestServerOptions {
   readonly port?: number;
   /** Defaults to 127.0.0.1. */
   readonly host?: string;
+  /**
+   * Extra fields for every `hello` reply, to impersonate a replica-set member (`setName`, `hosts`,
+   * `me`) in tests of what a client does with them. Absent: a writable standalone.
+   */
+  readonly hello?: Readonly<Record<string, unknown>>;
 }
 
 /** A running in-memory server. All state is lost on close. */
@@ -27,7 +32,7 @@ export async function startMongoTestServer(options: MongoTestServerOptions = {})
   const host = options.host ?? '127.0.0.1';
   const storage = new Storage();
   const cursors = new CursorRegistry();
-  const dispatcher = new CommandDispatcher(storage, cursors);
+  const dispatcher = new CommandDispatcher(storage, cursors, options.hello ?? {});
   const sockets = new Set<Socket>();
   let connectionIds = 0;
   let requestIds = 0;

@@ -1,15 +1,125 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { createConnectorRegistry } from '@fetcher/connectors';
+import { assertFetcherTopology, checkWorkQueue } from '@fetcher/platform';
+import { collectDefaultMetrics, Registry } from 'prom-client';
+import { AmqpConnections } from './adapters/amqp/amqp-connections';
+import { AmqpEventPublisher } from './adapters/amqp/event-publisher.amqp';
+import { JobQueueTransport } from './adapters/amqp/job-queue.transport';
+import { MongoConnectionResolver } from './adapters/mongo/connection-resolver.mongo';
+import { MongoConnection } from './adapters/mongo/mongo-connection';
+import { MongoJobStore } from './adapters/mongo/job-store.mongo';
+import { createS3Client, S3ResultStore } from './adapters/s3/result-store.s3';
 import { WORKER_CONFIG, type WorkerConfig } from './config/worker.config';
 import { HealthController } from './health/health.controller';
+import { BackgroundLoops } from './jobs/background/background-loops';
+import { LeaseReaper } from './jobs/background/lease-reaper';
+import { TerminalEventRepairer } from './jobs/background/terminal-event-repairer';
+import { FailExpiredJobHandler } from './jobs/commands/fail-expired-job.handler';
+import { CONNECTOR_REGISTRY, RunJobHandler } from './jobs/commands/run-job.handler';
+import { JobOutbox } from './jobs/job-outbox';
+import { JobRequestedController } from './jobs/job-requested.controller';
+import { JOB_SETTINGS, type JobSettings } from './jobs/job-settings';
+import { MESSAGE_VERIFIER_OPTIONS, MessageVerifier } from './jobs/message-verifier';
+import { DEFAULT_MAX_PARTS_IN_FLIGHT, DEFAULT_PART_BYTES } from './jobs/result/result-uploader';
+import { realSleep } from './jobs/result/retry';
+import { WorkerMetrics } from './metrics/worker-metrics';
+import { CLOCK, systemClock } from './ports/clock.port';
+import { CONNECTION_RESOLVER } from './ports/connection-resolver.port';
+import { EVENT_PUBLISHER } from './ports/event-publisher.port';
+import { JOB_STORE } from './ports/job-store.port';
+import { RESULT_STORE } from './ports/result-store.port';
+
+/** Progress is written at most this often while a job runs. */
+const PROGRESS_INTERVAL_MS = 2_000;
 
 /** The composition root: the one place where ports meet adapters. */
 @Module({})
 export class WorkerModule {
   static forRoot(config: WorkerConfig): DynamicModule {
+    const settings: JobSettings = {
+      leaseTtlMs: config.jobs.leaseTtlMs,
+      leaseOwner: config.jobs.leaseOwner,
+      spoolDir: config.storage.spoolDir,
+      objectKeyPrefix: config.storage.keyPrefix,
+      workQueue: config.amqp.workQueue,
+      eventsExchange: config.amqp.eventsExchange,
+      eventSource: config.events.source,
+      ...(config.jobs.maxResultBytes ? { maxResultBytes: config.jobs.maxResultBytes } : {}),
+      upload: { partBytes: DEFAULT_PART_BYTES, maxInFlight: DEFAULT_MAX_PARTS_IN_FLIGHT, sleep: realSleep },
+      ring: config.ring,
+      progressIntervalMs: PROGRESS_INTERVAL_MS,
+    };
     return {
       module: WorkerModule,
-      controllers: [HealthController],
-      providers: [{ provide: WORKER_CONFIG, useValue: config }],
+      imports: [CqrsModule.forRoot()],
+      controllers: [HealthController, JobRequestedController],
+      providers: [
+        { provide: WORKER_CONFIG, useValue: config },
+        { provide: JOB_SETTINGS, useValue: settings },
+        { provide: MESSAGE_VERIFIER_OPTIONS, useValue: { allowLegacyBodySignature: config.amqp.allowLegacyBodySignature } },
+        { provide: CLOCK, useValue: systemClock },
+        {
+          provide: Registry,
+          useFactory: () => {
+            const registry = new Registry();
+            collectDefaultMetrics({ register: registry });
+            return registry;
+          },
+        },
+        { provide: WorkerMetrics, useFactory: (registry: Registry) => new WorkerMetrics(registry), inject: [Registry] },
+
+        // Infrastructure, each owned (and closed) by one provider.
+        { provide: MongoConnection, useFactory: () => new MongoConnection(config.mongo) },
+        { provide: AmqpConnections, useFactory: () => new AmqpConnections(config.amqp.url) },
+        { provide: S3ResultStore, useFactory: () => new S3ResultStore(createS3Client(config.storage), config.storage.bucket) },
+
+        // Ports.
+        { provide: JOB_STORE, useFactory: (mongo: MongoConnection) => new MongoJobStore(mongo.db), inject: [MongoConnection] },
+        {
+          provide: CONNECTION_RESOLVER,
+          useFactory: (mongo: MongoConnection) => new MongoConnectionResolver(mongo.db, config.ring, config.internalDatasources),
+          inject: [MongoConnection],
+        },
+        { provide: RESULT_STORE, useExisting: S3ResultStore },
+        {
+          provide: EVENT_PUBLISHER,
+          useFactory: (amqp: AmqpConnections) => new AmqpEventPublisher(amqp.publisher, config.amqp.eventsExchange),
+          inject: [AmqpConnections],
+        },
+        {
+          provide: CONNECTOR_REGISTRY,
+          useFactory: () => createConnectorRegistry({ hostSafety: { allowPrivate: config.hostSafety.allowPrivate, allowlist: [...config.hostSafety.allowlist] } }),
+        },
+
+        // The consumer.
+        {
+          provide: JobQueueTransport,
+          useFactory: (amqp: AmqpConnections) =>
+            new JobQueueTransport(amqp.consumer, {
+              queue: config.amqp.workQueue,
+              concurrency: config.amqp.concurrency,
+              setupTopology: (ch) =>
+                config.amqp.declareTopology
+                  ? assertFetcherTopology(ch, { workQueue: config.amqp.workQueue, eventsExchange: config.amqp.eventsExchange })
+                  : checkWorkQueue(ch, config.amqp.workQueue),
+            }),
+          inject: [AmqpConnections],
+        },
+
+        // Jobs.
+        MessageVerifier,
+        JobOutbox,
+        RunJobHandler,
+        FailExpiredJobHandler,
+        TerminalEventRepairer,
+        LeaseReaper,
+        {
+          provide: BackgroundLoops,
+          useFactory: (repairer: TerminalEventRepairer, reaper: LeaseReaper) => new BackgroundLoops(repairer, reaper, config.jobs.reaperIntervalMs),
+          inject: [TerminalEventRepairer, LeaseReaper],
+        },
+      ],
     };
   }
 }

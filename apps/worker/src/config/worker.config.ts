@@ -1,25 +1,252 @@
-import { envReader } from '@fetcher/platform';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import {
+  amqpUrl,
+  ConfigError,
+  type EnvCheck,
+  type EnvProblem,
+  envBool,
+  envHostAllowlist,
+  envInt,
+  envUrl,
+  isLoopbackHost,
+  isNonProductionEnv,
+  type KeyRing,
+  mongoUriFromEnv,
+  mongoUsesTls,
+  pairCheck,
+  parseEnv,
+  parseKeyRingEnv,
+  saasTlsProblems,
+  urlUsesTls,
+  withoutBlanks,
+} from '@fetcher/platform';
+import { z } from 'zod';
+import { type InternalDatasource, loadInternalDatasources } from './internal-datasources';
 
 export const WORKER_CONFIG = Symbol('WorkerConfig');
 
-export interface WorkerConfig {
-  readonly health: { readonly port: number };
-  readonly version: string;
-}
+const DEPLOYMENT_MODES = ['local', 'saas', 'byoc'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const HTTP = ['http', 'https'];
 
-const DEFAULT_HEALTH_PORT = 4007;
+/** A value outside (0, 65535] or not a number means the default, as the original service did. */
+const lenientPort = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((raw) => {
+      const port = raw === undefined ? NaN : Number(raw);
+      return Number.isInteger(port) && port > 0 && port <= 65_535 ? port : fallback;
+    });
 
 /**
- * Parses the Worker's environment once, at startup. The full variable set and the startup refusals
- * (worker-engine.md A12, A13) arrive with the Worker issue; this is the boot skeleton.
+ * Every variable the Worker reads. Blank values count as unset; messages name the variable and the
+ * rule, never the value.
  */
-export function loadWorkerConfig(env: Readonly<Record<string, string | undefined>>): WorkerConfig {
-  const value = envReader(env);
-  return Object.freeze({ health: Object.freeze({ port: healthPort(value('HEALTH_PORT')) }), version: value('VERSION') ?? '0.0.0' });
+export const WORKER_ENV_SCHEMA = z.object({
+  ENV_NAME: z.string().optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  VERSION: z.string().default('0.0.0'),
+
+  APP_ENC_KEY: z.string({ error: 'is required' }),
+  APP_ENC_KEY_VERSION: z.string().optional(),
+  APP_ENC_KEY_PREVIOUS: z.string().optional(),
+
+  RABBITMQ_URI: z.enum(['amqp', 'amqps'], { error: 'must be amqp or amqps' }).default('amqp'),
+  RABBITMQ_HOST: z.string().default('localhost'),
+  RABBITMQ_PORT_AMQP: envInt({ min: 1, max: 65_535, default: 5672 }),
+  RABBITMQ_DEFAULT_USER: z.string().optional(),
+  RABBITMQ_DEFAULT_PASS: z.string().optional(),
+  RABBITMQ_PORT_HOST: z.string().optional(),
+  RABBITMQ_HEALTH_CHECK_URL: envUrl({ protocols: HTTP }).optional(),
+  RABBITMQ_NUMBERS_OF_WORKERS: z
+    .string()
+    .optional()
+    .transform((raw) => {
+      const n = raw === undefined ? NaN : Number(raw);
+      return Number.isInteger(n) && n > 0 ? n : 5; // unset or <= 0 means 5
+    }),
+  RABBITMQ_FETCHER_WORK_QUEUE: z.string({ error: 'is required' }),
+  RABBITMQ_JOB_EVENTS_EXCHANGE: z.string({ error: 'is required' }),
+  RABBITMQ_DECLARE_TOPOLOGY: envBool(true),
+  RABBITMQ_TLS: envBool(false),
+  RABBITMQ_ALLOW_LEGACY_BODY_SIGNATURE_FALLBACK: envBool(false),
+
+  STREAMING_ENABLED: z.string().optional(),
+  STREAMING_CLOUDEVENTS_SOURCE: z.string().default('//lerian.fetcher/worker'),
+
+  OBJECT_STORAGE_ENDPOINT: envUrl({ protocols: HTTP }).optional(),
+  OBJECT_STORAGE_REGION: z.string().default('us-east-1'),
+  OBJECT_STORAGE_BUCKET: z.string({ error: 'is required' }),
+  OBJECT_STORAGE_KEY_PREFIX: z.string().default(''),
+  OBJECT_STORAGE_ACCESS_KEY_ID: z.string().optional(),
+  OBJECT_STORAGE_SECRET_KEY: z.string().optional(),
+  OBJECT_STORAGE_USE_PATH_STYLE: envBool(false),
+  OBJECT_STORAGE_TTL: z.string().optional(),
+  RESULT_SPOOL_DIR: z.string().default(join(tmpdir(), 'fetcher-spool')),
+
+  MONGO_URI: z.enum(['mongodb', 'mongodb+srv'], { error: 'must be mongodb or mongodb+srv' }).default('mongodb'),
+  MONGO_HOST: z.string().default('localhost'),
+  MONGO_PORT: envInt({ min: 1, max: 65_535 }).optional(),
+  MONGO_USER: z.string().optional(),
+  MONGO_PASSWORD: z.string().optional(),
+  MONGO_NAME: z.string({ error: 'is required' }),
+  MONGO_PARAMETERS: z.string().optional(),
+  MONGO_TLS_CA_CERT: z.base64({ error: 'must be base64' }).optional(),
+  MONGO_MAX_POOL_SIZE: envInt({ min: 1, max: 10_000, default: 100 }),
+
+  ENGINE_MAX_RESULT_BYTES: envInt({ min: 0, default: 268_435_456 }),
+  JOB_LEASE_TTL_SEC: envInt({ min: 1, max: 86_400, default: 60 }),
+  JOB_LEASE_REAPER_INTERVAL_SEC: envInt({ min: 1, max: 86_400, default: 60 }),
+  HOST_SAFETY_ALLOWLIST: envHostAllowlist().optional(),
+  HOST_SAFETY_ALLOW_PRIVATE: envBool(true),
+
+  MULTI_TENANT_ENABLED: envBool(false),
+
+  DEPLOYMENT_MODE: z.enum(DEPLOYMENT_MODES, { error: 'must be local, saas or byoc' }).default('local'),
+  ALLOW_INSECURE_TLS: envBool(false),
+  HEALTH_PORT: lenientPort(4007),
+  READYZ_DRAIN_DELAY_SEC: z
+    .string()
+    .optional()
+    .transform((raw) => {
+      const n = raw === undefined ? 0 : Number(raw);
+      if (!Number.isFinite(n) || n === 0) return 12; // unset or 0 means 12 s
+      return n < 0 ? 1 : n;
+    }),
+
+  ENABLE_TELEMETRY: envBool(false),
+  OTEL_EXPORTER_OTLP_ENDPOINT: envUrl({ protocols: HTTP }).optional(),
+});
+
+type WorkerEnv = z.output<typeof WORKER_ENV_SCHEMA>;
+
+/** Refusals that involve several variables or the deployment, checked before anything connects. */
+const CHECKS: readonly EnvCheck[] = [
+  pairCheck(['OBJECT_STORAGE_ACCESS_KEY_ID', 'OBJECT_STORAGE_SECRET_KEY'], ['MONGO_USER', 'MONGO_PASSWORD'], ['RABBITMQ_DEFAULT_USER', 'RABBITMQ_DEFAULT_PASS']),
+  (env) => (env.STREAMING_ENABLED?.toLowerCase() === 'true' ? [] : [{ variable: 'STREAMING_ENABLED', message: 'STREAMING_ENABLED=true is required for mandatory job event notifications' }]),
+  (env) => (['true', '1', 't'].includes(env.MULTI_TENANT_ENABLED?.toLowerCase() ?? '') ? [{ variable: 'MULTI_TENANT_ENABLED', message: 'multi-tenant mode is not available in this release' }] : []),
+  (env) =>
+    saasTlsProblems(env.DEPLOYMENT_MODE, [
+      { variable: 'MONGO_URI', configured: true, tls: mongoUsesTls(env.MONGO_URI, env.MONGO_PARAMETERS) },
+      { variable: 'RABBITMQ_URI', configured: true, tls: (env.RABBITMQ_URI ?? 'amqp') === 'amqps' },
+      { variable: 'OBJECT_STORAGE_ENDPOINT', configured: env.OBJECT_STORAGE_ENDPOINT !== undefined, tls: urlUsesTls(env.OBJECT_STORAGE_ENDPOINT) },
+    ]),
+  plainHttpStorage,
+  (env) => {
+    const ring = parseKeyRingEnv(env);
+    return ring.ok ? [] : ring.problems.map(toProblem);
+  },
+];
+
+/** Plain HTTP object storage is for local development: loopback hosts, non-production, or an explicit opt-in. */
+function plainHttpStorage(env: Readonly<Record<string, string | undefined>>): EnvProblem[] {
+  const endpoint = env.OBJECT_STORAGE_ENDPOINT;
+  if (!endpoint || isNonProductionEnv(env.ENV_NAME) || ['true', '1', 't'].includes(env.ALLOW_INSECURE_TLS?.toLowerCase() ?? '')) return [];
+  try {
+    const url = new URL(endpoint);
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+      return [{ variable: 'OBJECT_STORAGE_ENDPOINT', message: 'must use https outside development (or set ALLOW_INSECURE_TLS=true)' }];
+    }
+  } catch {
+    // The schema reports an unparseable URL.
+  }
+  return [];
 }
 
-/** A11: a value <= 0, > 65535 or not a number means the default, as in the original. */
-function healthPort(raw: string | undefined): number {
-  const port = raw === undefined ? NaN : Number(raw);
-  return Number.isInteger(port) && port > 0 && port <= 65_535 ? port : DEFAULT_HEALTH_PORT;
+function toProblem(text: string): EnvProblem {
+  const colon = text.indexOf(':');
+  return { variable: text.slice(0, colon), message: text.slice(colon + 1).trim() };
+}
+
+export interface WorkerConfig {
+  readonly envName: string | undefined;
+  readonly version: string;
+  readonly logLevel: WorkerEnv['LOG_LEVEL'];
+  readonly deploymentMode: WorkerEnv['DEPLOYMENT_MODE'];
+  readonly health: { readonly port: number; readonly drainDelaySec: number };
+  readonly ring: KeyRing;
+  readonly amqp: {
+    readonly url: string;
+    readonly tls: boolean;
+    readonly workQueue: string;
+    readonly eventsExchange: string;
+    readonly concurrency: number;
+    readonly declareTopology: boolean;
+    readonly allowLegacyBodySignature: boolean;
+  };
+  readonly events: { readonly source: string };
+  readonly storage: {
+    readonly endpoint?: string;
+    readonly region: string;
+    readonly bucket: string;
+    readonly keyPrefix: string;
+    readonly forcePathStyle: boolean;
+    readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
+    readonly spoolDir: string;
+    readonly ttl?: string;
+  };
+  readonly mongo: { readonly uri: string; readonly dbName: string; readonly maxPoolSize: number; readonly tlsCaPem?: string };
+  readonly jobs: { readonly leaseTtlMs: number; readonly reaperIntervalMs: number; readonly maxResultBytes?: number; readonly leaseOwner: string };
+  readonly hostSafety: { readonly allowPrivate: boolean; readonly allowlist: readonly string[] };
+  readonly internalDatasources: readonly InternalDatasource[];
+  /** Internal datasource groups left out (their names only), for one warning at startup. */
+  readonly skippedDatasources: readonly string[];
+}
+
+/** Parses the Worker's environment once, at startup; throws ConfigError naming every bad variable. */
+export function loadWorkerConfig(env: Readonly<Record<string, string | undefined>>): WorkerConfig {
+  const e = parseEnv(WORKER_ENV_SCHEMA, env, CHECKS);
+  const keyRing = parseKeyRingEnv(env);
+  if (!keyRing.ok) throw new ConfigError(keyRing.problems); // already reported by CHECKS; keeps the type narrow
+  const { datasources, skipped } = loadInternalDatasources(withoutBlanks(env));
+  const credentials =
+    e.OBJECT_STORAGE_ACCESS_KEY_ID && e.OBJECT_STORAGE_SECRET_KEY
+      ? { accessKeyId: e.OBJECT_STORAGE_ACCESS_KEY_ID, secretAccessKey: e.OBJECT_STORAGE_SECRET_KEY }
+      : undefined;
+  return Object.freeze({
+    envName: e.ENV_NAME,
+    version: e.VERSION,
+    logLevel: e.LOG_LEVEL,
+    deploymentMode: e.DEPLOYMENT_MODE,
+    health: { port: e.HEALTH_PORT, drainDelaySec: e.READYZ_DRAIN_DELAY_SEC },
+    ring: keyRing.ring,
+    amqp: {
+      url: amqpUrl({ scheme: e.RABBITMQ_URI, host: e.RABBITMQ_HOST, port: e.RABBITMQ_PORT_AMQP, user: e.RABBITMQ_DEFAULT_USER, password: e.RABBITMQ_DEFAULT_PASS }),
+      tls: e.RABBITMQ_TLS,
+      workQueue: e.RABBITMQ_FETCHER_WORK_QUEUE,
+      eventsExchange: e.RABBITMQ_JOB_EVENTS_EXCHANGE,
+      concurrency: e.RABBITMQ_NUMBERS_OF_WORKERS,
+      declareTopology: e.RABBITMQ_DECLARE_TOPOLOGY,
+      allowLegacyBodySignature: e.RABBITMQ_ALLOW_LEGACY_BODY_SIGNATURE_FALLBACK,
+    },
+    events: { source: e.STREAMING_CLOUDEVENTS_SOURCE },
+    storage: {
+      ...(e.OBJECT_STORAGE_ENDPOINT ? { endpoint: e.OBJECT_STORAGE_ENDPOINT } : {}),
+      region: e.OBJECT_STORAGE_REGION,
+      bucket: e.OBJECT_STORAGE_BUCKET,
+      keyPrefix: e.OBJECT_STORAGE_KEY_PREFIX,
+      forcePathStyle: e.OBJECT_STORAGE_USE_PATH_STYLE,
+      ...(credentials ? { credentials } : {}),
+      spoolDir: e.RESULT_SPOOL_DIR,
+      ...(e.OBJECT_STORAGE_TTL ? { ttl: e.OBJECT_STORAGE_TTL } : {}),
+    },
+    mongo: {
+      uri: mongoUriFromEnv({ ...e, MONGO_PORT: e.MONGO_PORT === undefined ? undefined : String(e.MONGO_PORT) }),
+      dbName: e.MONGO_NAME.toLowerCase(),
+      maxPoolSize: e.MONGO_MAX_POOL_SIZE,
+      ...(e.MONGO_TLS_CA_CERT ? { tlsCaPem: Buffer.from(e.MONGO_TLS_CA_CERT, 'base64').toString('utf8') } : {}),
+    },
+    jobs: {
+      leaseTtlMs: e.JOB_LEASE_TTL_SEC * 1000,
+      reaperIntervalMs: e.JOB_LEASE_REAPER_INTERVAL_SEC * 1000,
+      ...(e.ENGINE_MAX_RESULT_BYTES > 0 ? { maxResultBytes: e.ENGINE_MAX_RESULT_BYTES } : {}),
+      leaseOwner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+    },
+    hostSafety: { allowPrivate: e.HOST_SAFETY_ALLOW_PRIVATE, allowlist: e.HOST_SAFETY_ALLOWLIST ?? [] },
+    internalDatasources: datasources,
+    skippedDatasources: skipped,
+  });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BaseRpcContext, type CustomTransportStrategy, Server } from '@nestjs/microservices';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
-import type { ConfirmChannel, ConsumeMessage } from 'amqplib';
+import type { Channel, ConsumeMessage } from 'amqplib';
 import { lastValueFrom } from 'rxjs';
 import type { Settlement } from '../../jobs/job-settings';
 
@@ -20,7 +20,7 @@ export interface JobQueueOptions {
   /** Prefetch, and therefore the number of jobs run at once. */
   readonly concurrency: number;
   /** Declares (or only checks) the topology before consuming; a refusal stops startup. */
-  readonly setupTopology: (channel: ConfirmChannel) => Promise<void>;
+  readonly setupTopology: (channel: Channel) => Promise<void>;
 }
 
 /**
@@ -30,7 +30,6 @@ export interface JobQueueOptions {
  */
 export class JobQueueTransport extends Server implements CustomTransportStrategy {
   #channel: ChannelWrapper | undefined;
-  #consumerTag: string | undefined;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #listeners = new Map<string, Function[]>();
 
@@ -42,21 +41,28 @@ export class JobQueueTransport extends Server implements CustomTransportStrategy
   }
 
   listen(ready: (error?: unknown) => void): void {
-    const { queue, concurrency } = this.options;
-    this.#channel = this.connection.createChannel({
-      confirm: true,
-      setup: async (ch: ConfirmChannel) => {
-        await this.options.setupTopology(ch);
-        await ch.prefetch(concurrency); // never hold more deliveries than we run at once
-        const tag = `${queue}-${randomUUID()}`;
-        await ch.consume(queue, (msg) => msg && this.#track(this.#dispatch(ch, msg)), { noAck: false, consumerTag: tag });
-        this.#consumerTag = tag;
-      },
-    });
-    this.#channel.waitForConnect().then(
+    this.#start().then(
       () => ready(),
       (error: unknown) => ready(error),
     );
+  }
+
+  /** Whether the consumer channel is open (readiness). */
+  get connected(): boolean {
+    return this.connection.isConnected();
+  }
+
+  async #start(): Promise<void> {
+    const { queue, concurrency } = this.options;
+    const channel = this.connection.createChannel({ confirm: false });
+    this.#channel = channel;
+    await channel.waitForConnect();
+    // Declared once, before consuming: a refusal (406, an object that exists with other arguments)
+    // rejects here and stops startup, instead of being retried on every reconnect.
+    await channel.addSetup((ch: Channel) => this.options.setupTopology(ch));
+    const tag = `${queue}-${randomUUID()}`;
+    // The wrapper re-consumes after a reconnect; prefetch = concurrency, so we never hold more than we run.
+    await channel.consume(queue, (msg) => this.#track(this.#dispatch(channel, msg)), { noAck: false, consumerTag: tag, prefetch: concurrency });
   }
 
   /**
@@ -64,16 +70,7 @@ export class JobQueueTransport extends Server implements CustomTransportStrategy
    * A process killed meanwhile leaves its deliveries unacked, so the broker redelivers them.
    */
   async drain(): Promise<void> {
-    const channel = this.#channel;
-    const tag = this.#consumerTag;
-    this.#consumerTag = undefined;
-    if (channel && tag) {
-      await channel
-        .addSetup(async (ch: ConfirmChannel) => {
-          await ch.cancel(tag);
-        })
-        .catch(() => undefined);
-    }
+    await this.#channel?.cancelAll().catch(() => undefined);
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
   }
 
@@ -83,7 +80,6 @@ export class JobQueueTransport extends Server implements CustomTransportStrategy
     this.#channel = undefined;
   }
 
-  /** Status listeners; the transport reports nothing beyond readiness today, so they are only kept. */
   on<EventKey extends string = string, EventCallback extends Function = Function>(event: EventKey, callback: EventCallback): void {
     this.#listeners.set(event, [...(this.#listeners.get(event) ?? []), callback]);
   }
@@ -101,7 +97,7 @@ export class JobQueueTransport extends Server implements CustomTransportStrategy
     this.#inFlight.add(tracked);
   }
 
-  async #dispatch(ch: ConfirmChannel, msg: ConsumeMessage): Promise<void> {
+  async #dispatch(ch: ChannelWrapper, msg: ConsumeMessage): Promise<void> {
     let settle: Settlement = 'dead-letter';
     try {
       const handler = this.getHandlerByPattern(JOB_REQUESTED);

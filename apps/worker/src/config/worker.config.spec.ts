@@ -1,0 +1,130 @@
+import { ConfigError } from '@fetcher/platform';
+import { loadWorkerConfig, WORKER_ENV_SCHEMA } from './worker.config';
+
+const KEY = Buffer.alloc(32, 7).toString('base64');
+const BASE: Record<string, string> = {
+  APP_ENC_KEY: KEY,
+  RABBITMQ_FETCHER_WORK_QUEUE: 'fetcher.extract-external-data.queue',
+  RABBITMQ_JOB_EVENTS_EXCHANGE: 'fetcher.job.events',
+  STREAMING_ENABLED: 'true',
+  OBJECT_STORAGE_BUCKET: 'results',
+  MONGO_NAME: 'Fetcher',
+};
+
+function problems(env: Record<string, string | undefined>): string[] {
+  try {
+    loadWorkerConfig(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return [...error.problems];
+    throw error;
+  }
+}
+
+describe(loadWorkerConfig.name, () => {
+  it('applies the documented defaults', () => {
+    const config = loadWorkerConfig(BASE);
+    expect(config.health).toEqual({ port: 4007, drainDelaySec: 12 });
+    expect(config.amqp).toMatchObject({ concurrency: 5, declareTopology: true, url: 'amqp://localhost:5672', allowLegacyBodySignature: false });
+    expect(config.jobs).toMatchObject({ leaseTtlMs: 60_000, reaperIntervalMs: 60_000, maxResultBytes: 268_435_456 });
+    expect(config.mongo).toMatchObject({ uri: 'mongodb://localhost/', dbName: 'fetcher', maxPoolSize: 100 });
+    expect(config.storage).toMatchObject({ region: 'us-east-1', bucket: 'results', keyPrefix: '', forcePathStyle: false });
+    expect(config.events.source).toBe('//lerian.fetcher/worker');
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it.each([[undefined, 4007], ['0', 4007], ['-5', 4007], ['70000', 4007], ['x', 4007], ['4100', 4100]])('HEALTH_PORT=%s listens on %d', (raw, port) =>
+    expect(loadWorkerConfig({ ...BASE, HEALTH_PORT: raw }).health.port).toBe(port),
+  );
+
+  it.each([[undefined, 5], ['0', 5], ['-1', 5], ['3', 3]])('RABBITMQ_NUMBERS_OF_WORKERS=%s runs %d at once', (raw, n) =>
+    expect(loadWorkerConfig({ ...BASE, RABBITMQ_NUMBERS_OF_WORKERS: raw }).amqp.concurrency).toBe(n),
+  );
+
+  it.each([[undefined, 12], ['0', 12], ['-3', 1], ['5', 5]])('READYZ_DRAIN_DELAY_SEC=%s waits %d s', (raw, s) =>
+    expect(loadWorkerConfig({ ...BASE, READYZ_DRAIN_DELAY_SEC: raw }).health.drainDelaySec).toBe(s),
+  );
+
+  it('names every missing required variable at once', () => {
+    expect(problems({ STREAMING_ENABLED: 'true' })).toEqual(
+      expect.arrayContaining([
+        'APP_ENC_KEY: is required',
+        'RABBITMQ_FETCHER_WORK_QUEUE: is required',
+        'RABBITMQ_JOB_EVENTS_EXCHANGE: is required',
+        'OBJECT_STORAGE_BUCKET: is required',
+        'MONGO_NAME: is required',
+      ]),
+    );
+  });
+
+  it.each([undefined, 'false', 'yes'])('refuses STREAMING_ENABLED=%s', (value) => {
+    expect(problems({ ...BASE, STREAMING_ENABLED: value })).toContain(
+      'STREAMING_ENABLED: STREAMING_ENABLED=true is required for mandatory job event notifications',
+    );
+  });
+
+  it('refuses multi-tenant mode', () => {
+    expect(problems({ ...BASE, MULTI_TENANT_ENABLED: 'true' })).toContain('MULTI_TENANT_ENABLED: multi-tenant mode is not available in this release');
+  });
+
+  it('refuses a short key without printing it', () => {
+    const short = Buffer.alloc(16, 1).toString('base64');
+    const found = problems({ ...BASE, APP_ENC_KEY: short });
+    expect(found.some((p) => p.startsWith('APP_ENC_KEY'))).toBe(true);
+    expect(found.join('\n')).not.toContain(short);
+  });
+
+  it.each([
+    ['OBJECT_STORAGE_ACCESS_KEY_ID', 'OBJECT_STORAGE_SECRET_KEY'],
+    ['MONGO_USER', 'MONGO_PASSWORD'],
+    ['RABBITMQ_DEFAULT_USER', 'RABBITMQ_DEFAULT_PASS'],
+  ])('refuses %s without %s', (a, b) => {
+    expect(problems({ ...BASE, [a]: 'secret-value' })).toEqual([`${b}: is required when ${a} is set`]);
+  });
+
+  it('refuses plaintext dependencies in SaaS mode', () => {
+    expect(problems({ ...BASE, DEPLOYMENT_MODE: 'saas', OBJECT_STORAGE_ENDPOINT: 'https://s3.example.com' })).toEqual([
+      'MONGO_URI: must use TLS when DEPLOYMENT_MODE=saas',
+      'RABBITMQ_URI: must use TLS when DEPLOYMENT_MODE=saas',
+    ]);
+    expect(problems({ ...BASE, DEPLOYMENT_MODE: 'saas', RABBITMQ_URI: 'amqps', MONGO_PARAMETERS: 'tls=true' })).toEqual([]);
+  });
+
+  it('refuses storage URLs without a host or with credentials, naming the variable only', () => {
+    expect(problems({ ...BASE, OBJECT_STORAGE_ENDPOINT: 'https://:27401' })).toEqual(['OBJECT_STORAGE_ENDPOINT: must name a host']);
+    const found = problems({ ...BASE, OBJECT_STORAGE_ENDPOINT: 'https://user:hunter2@s3.example.com' });
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatch(/^OBJECT_STORAGE_ENDPOINT: /);
+    expect(found[0]).not.toContain('hunter2');
+  });
+
+  it('refuses plain-HTTP storage on a remote host in production, unless allowed', () => {
+    const env = { ...BASE, OBJECT_STORAGE_ENDPOINT: 'http://s3.example.com' };
+    expect(problems(env)).toEqual(['OBJECT_STORAGE_ENDPOINT: must use https outside development (or set ALLOW_INSECURE_TLS=true)']);
+    expect(problems({ ...env, ALLOW_INSECURE_TLS: 'true' })).toEqual([]);
+    expect(problems({ ...env, ENV_NAME: 'dev' })).toEqual([]);
+    expect(problems({ ...BASE, OBJECT_STORAGE_ENDPOINT: 'http://127.0.0.1:9000' })).toEqual([]);
+  });
+
+  it('reads internal datasources and skips incomplete groups by name', () => {
+    const config = loadWorkerConfig({
+      ...BASE,
+      DATASOURCE_LEDGER_CONFIG_NAME: 'ledger',
+      DATASOURCE_LEDGER_TYPE: 'postgresql',
+      DATASOURCE_LEDGER_HOST: 'db',
+      DATASOURCE_LEDGER_DATABASE: 'ledger',
+      DATASOURCE_LEDGER_PASSWORD: 'pw',
+      DATASOURCE_LEDGER_OPTIONS: 'a=1&b=2',
+      DATASOURCE_BAD_CONFIG_NAME: 'bad',
+      DATASOURCE_BAD_TYPE: 'nosql',
+    });
+    expect(config.internalDatasources).toEqual([
+      { configName: 'ledger', type: 'POSTGRESQL', host: 'db', port: 0, databaseName: 'ledger', userName: '', password: 'pw', metadata: { a: '1', b: '2' } },
+    ]);
+    expect(config.skippedDatasources).toEqual(['DATASOURCE_BAD']);
+  });
+
+  it('exports the schema for documentation and tooling', () => {
+    expect(Object.keys(WORKER_ENV_SCHEMA.shape)).toEqual(expect.arrayContaining(['JOB_LEASE_TTL_SEC', 'RESULT_SPOOL_DIR', 'HEALTH_PORT']));
+  });
+});

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import { Client } from 'pg';
+import { type AppProcess, freePort, startApp } from './support/app-process';
+import {
+  jobBody, jobDoc, listObjects, publishJob, readResult, seedConnection, seedJob, signedHeaders, startWorkerWorld, until, type WorkerWorld,
+} from './support/worker-harness';
+
+/** The fixture the extraction must reproduce, in the canonical document's order. */
+const ROWS = [
+  { amount: '10.50', created_at: '2026-01-02T03:04:05.123456Z', id: 1, name: 'Ada <&> "quoted"', tags: { b: 2, a: [1, 'x'] } },
+  { amount: '0.00', created_at: '1999-12-31T23:59:59Z', id: 2, name: 'Grace', tags: null },
+];
+
+describe('worker: a job end to end', () => {
+  let world: WorkerWorld;
+  let pg: Client;
+  let worker: AppProcess;
+  const schema = `wk_${randomUUID().slice(0, 8)}`;
+
+  beforeAll(async () => {
+    world = await startWorkerWorld();
+    pg = new Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' });
+    await pg.connect();
+    await pg.query(`CREATE SCHEMA ${schema}`);
+    await pg.query(`CREATE TABLE ${schema}.orders (id int PRIMARY KEY, name text, amount numeric(10,2), created_at timestamptz, tags jsonb)`);
+    await pg.query(`INSERT INTO ${schema}.orders VALUES (1, 'Ada <&> "quoted"', 10.5, '2026-01-02T03:04:05.123456Z', '{"b":2,"a":[1,"x"]}'), (2, 'Grace', 0, '1999-12-31T23:59:59Z', NULL)`);
+    await seedConnection(world.db, { configName: 'pg-main', type: 'POSTGRESQL', host: '127.0.0.1', port: 5432, database: 'test', user: 'postgres', password: 'not-needed-trust' });
+    const port = await freePort();
+    worker = await startApp('worker', port, world.env({ HEALTH_PORT: String(port) }));
+  });
+
+  afterAll(async () => {
+    await worker?.stop();
+    await pg?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+    await pg?.end();
+    await world?.close();
+  });
+
+  it('extracts, encrypts, signs and stores the result; the master key alone reads it', async () => {
+    const jobId = randomUUID();
+    const mapped = { 'pg-main': { [`${schema}.orders`]: ['*'] } };
+    await seedJob(world.db, jobId, mapped);
+    const body = jobBody(jobId, mapped);
+    publishJob(world, body, signedHeaders(body, jobId, world.workQueue));
+
+    const job = await until(async () => {
+      const doc = await jobDoc(world, jobId);
+      return doc && doc.status === 'completed' && !(doc.metadata as Record<string, unknown>).terminalEventPending ? doc : undefined;
+    }, 60_000, 'the job to complete');
+    expect(job).toMatchObject({ status: 'completed', dedup_active: false, result_path: `external-data/${jobId}.json` });
+    expect(job.lease).toBeUndefined();
+
+    const { plaintext, hmac } = await readResult(world, `${world.prefix}external-data/${jobId}.json`);
+    expect(hmac).toBe(job.result_hmac);
+    expect(JSON.parse(plaintext.toString('utf8'))).toEqual({ 'pg-main': { [`${schema}.orders`]: ROWS } });
+    expect(plaintext.toString('utf8')).toContain('"name":"Ada <&> \\"quoted\\""'); // no HTML escaping
+
+    const event = await until(() => world.events.find((e) => e.properties.headers?.['ce-subject']?.toString() === jobId));
+    expect(event.fields.routingKey).toBe('job.completed');
+    expect(event.properties.headers?.['ce-id']?.toString()).toBe(`fetcher.job.completed.${jobId}`);
+    const payload = JSON.parse(event.content.toString());
+    expect(payload).toMatchObject({ jobId, status: 'completed', metadata: { source: 'reporter' }, result: { path: `external-data/${jobId}.json`, rowCount: 2, hmac, format: 'json' } });
+    expect(readdirSync(world.spoolDir)).toEqual([]);
+  });
+
+  it('runs a message delivered three times once: one extraction, one event', async () => {
+    const jobId = randomUUID();
+    const mapped = { 'pg-main': { [`${schema}.orders`]: ['id'] } };
+    await seedJob(world.db, jobId, mapped);
+    const body = jobBody(jobId, mapped);
+    for (let i = 0; i < 3; i++) publishJob(world, body, signedHeaders(body, jobId, world.workQueue));
+    await until(async () => (await jobDoc(world, jobId))?.status === 'completed', 60_000, 'completion');
+    // The three deliveries are settled once the queue is empty and nothing is unacked.
+    await until(async () => {
+      const q = await world.channel.checkQueue(world.workQueue);
+      return q.messageCount === 0 ? true : undefined;
+    });
+    await until(() => world.events.filter((e) => e.properties.headers?.['ce-subject']?.toString() === jobId).length >= 1 || undefined);
+    const ids = world.events.filter((e) => e.properties.headers?.['ce-subject']?.toString() === jobId).map((e) => e.properties.headers?.['ce-id']?.toString());
+    expect(ids).toEqual([`fetcher.job.completed.${jobId}`]);
+    expect((await listObjects(world)).filter((k) => k.includes(jobId))).toHaveLength(1);
+  });
+});

@@ -31,3 +31,19 @@ export { amqpUrl, type AmqpUrlParts } from './amqp/amqp-url';
 export {
   assertFetcherTopology, checkWorkQueue, FETCHER_TOPOLOGY, TopologyError, type FetcherTopologyOptions, type TopologyChannel,
 } from './amqp/topology';
+
+// Readiness, health, metrics, drain
+export { PlatformModule } from './platform.module';
+export { PLATFORM_OPTIONS, type DeploymentMode, type PlatformOptions } from './readiness/platform-options';
+export {
+  PROBES, TENANT_READINESS, type BreakerState, type CheckResult, type ProbeResult, type ProbeStatus, type ReadinessProbe,
+  type TenantProbeResolution, type TenantReadiness,
+} from './readiness/probe';
+export { amqpProbe, mongoProbe, redisProbe, staticProbe, type AmqpState, type MongoPingTarget, type ProbeOptions } from './readiness/probes';
+export { Readiness, type SystemAnswer } from './readiness/readiness.service';
+export { isHealthy, isPassing, runProbe, runProbes, type CheckObserver } from './readiness/run-probes';
+export { errorText, MAX_CHECK_ERROR_CHARS, sanitizeCheckError } from './readiness/sanitize';
+export { CircuitBreaker, CircuitOpenError, type CircuitBreakerOptions } from './readiness/circuit-breaker';
+export { Lifecycle, SubsystemError, withinBound, type Subsystem } from './lifecycle/lifecycle';
+export { resolveDrainDelaySec, runGracefully, type RunGracefullyOptions } from './lifecycle/run-gracefully';
+export { MetricsRegistry, READYZ_BUCKETS_MS } from './metrics/metrics-registry';

@@ -1,0 +1,136 @@
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { Lifecycle } from '../lifecycle/lifecycle';
+import { MetricsRegistry } from '../metrics/metrics-registry';
+import { PLATFORM_OPTIONS, type PlatformOptions } from './platform-options';
+import { type CheckResult, PROBES, type ReadinessProbe, TENANT_READINESS, type TenantReadiness } from './probe';
+import { isHealthy, isPassing, runProbe, runProbes } from './run-probes';
+import { errorText, sanitizeCheckError } from './sanitize';
+
+/** An HTTP answer, independent of the HTTP adapter. */
+export interface SystemAnswer {
+  readonly status: number;
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Liveness and readiness. Liveness is decided once by a self-probe at startup and never changes, so a
+ * dependency lost later cannot make the orchestrator restart a process that a restart would not fix.
+ * Readiness asks every dependency on every request, in parallel and without caching.
+ */
+@Injectable()
+export class Readiness implements OnApplicationBootstrap, OnModuleDestroy {
+  #probes: readonly ReadinessProbe[] = [];
+  #tenants: TenantReadiness | undefined;
+  #selfProbe: 'pending' | 'passed' | 'failed' = 'pending';
+  #selfProbeDone: Promise<void> = Promise.resolve();
+  readonly #stop = new AbortController();
+
+  constructor(
+    @Inject(PLATFORM_OPTIONS) private readonly options: PlatformOptions,
+    private readonly lifecycle: Lifecycle,
+    private readonly metrics: MetricsRegistry,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.#probes = this.options.probes ?? this.#lookup<readonly ReadinessProbe[]>(PROBES) ?? [];
+    this.#tenants = this.#lookup<TenantReadiness>(TENANT_READINESS);
+    // Not awaited: the process listens at once and answers 503 on /health until the probe passes.
+    this.#selfProbeDone = this.#runSelfProbe();
+  }
+
+  onModuleDestroy(): void {
+    this.#stop.abort(new Error('shutting down'));
+  }
+
+  /** Resolves once the startup self-probe has decided (tests, logs). */
+  selfProbeSettled(): Promise<void> {
+    return this.#selfProbeDone;
+  }
+
+  health(): SystemAnswer {
+    if (this.#selfProbe === 'passed') return { status: 200, body: { status: 'healthy' } };
+    return { status: 503, body: { status: 'unhealthy', reason: this.#selfProbe === 'failed' ? 'self-probe failed' : 'self-probe pending' } };
+  }
+
+  async readyz(): Promise<SystemAnswer> {
+    if (this.lifecycle.draining) return this.#drainAnswer();
+    const checks = await runProbes(this.#probes, this.#observe);
+    return this.#answer(checks);
+  }
+
+  async readyzTenant(tenantId: string): Promise<SystemAnswer> {
+    if (!this.#tenants) return { status: 400, body: { error: 'multi-tenant mode is disabled' } };
+    if (this.lifecycle.draining) return this.#drainAnswer();
+    if (tenantId.trim() === '') return { status: 400, body: { error: 'tenant id required' } };
+    let resolution;
+    try {
+      resolution = await this.#tenants.resolve(tenantId, this.#stop.signal);
+    } catch (error) {
+      return { status: 503, body: { error: `tenant manager unreachable: ${sanitizeCheckError(errorText(error))}` } };
+    }
+    if ('status' in resolution) return { status: resolution.status, body: resolution.body };
+    const checks = await runProbes(resolution.probes, this.#observe);
+    const answer = this.#answer(checks);
+    return { status: answer.status, body: { ...answer.body, tenant_id: tenantId } };
+  }
+
+  #answer(checks: Record<string, CheckResult>): SystemAnswer {
+    const healthy = isHealthy(checks);
+    return {
+      status: healthy ? 200 : 503,
+      body: { status: healthy ? 'healthy' : 'unhealthy', checks, version: this.#readyzVersion(), deployment_mode: this.options.deploymentMode },
+    };
+  }
+
+  #drainAnswer(): SystemAnswer {
+    return {
+      status: 503,
+      body: {
+        status: 'unhealthy',
+        checks: { draining: { status: 'down', reason: 'graceful drain in progress' } },
+        version: this.#readyzVersion(),
+        deployment_mode: this.options.deploymentMode,
+      },
+    };
+  }
+
+  #readyzVersion(): string {
+    return this.options.readyzVersion && this.options.readyzVersion !== '' ? this.options.readyzVersion : 'unknown';
+  }
+
+  readonly #observe = (name: string, result: CheckResult, durationMs: number): void => {
+    this.metrics.readyzCheckDuration.observe({ dep: name, status: result.status }, durationMs);
+    this.metrics.readyzCheckStatus.inc({ dep: name, status: result.status });
+  };
+
+  async #runSelfProbe(): Promise<void> {
+    const budgetMs = this.options.selfProbeBudgetMs ?? 15_000;
+    const passed = new Map<string, boolean>();
+    let timer: NodeJS.Timeout | undefined;
+    const budget = new Promise<void>((resolve) => { timer = setTimeout(resolve, budgetMs); });
+    const all = Promise.all(this.#probes.map(async (probe) => {
+      const result = await runProbe(probe, this.#stop.signal);
+      this.#observe(probe.name, result, result.latency_ms ?? 0);
+      passed.set(probe.name, isPassing(result));
+    }));
+    try {
+      await Promise.race([all, budget]);
+    } finally {
+      clearTimeout(timer);
+    }
+    // A probe still running when the budget ran out counts as failed.
+    for (const probe of this.#probes) this.metrics.selfprobeResult.set({ dep: probe.name }, passed.get(probe.name) ? 1 : 0);
+    const ok = this.#probes.every((probe) => passed.get(probe.name) === true);
+    this.#selfProbe = ok ? 'passed' : 'failed';
+  }
+
+  #lookup<T>(token: symbol): T | undefined {
+    try {
+      return this.moduleRef.get<T>(token, { strict: false });
+    } catch {
+      return undefined;
+    }
+  }
+}

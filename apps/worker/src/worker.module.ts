@@ -84,7 +84,7 @@ export class WorkerModule {
         { provide: RESULT_STORE, useExisting: S3ResultStore },
         {
           provide: EVENT_PUBLISHER,
-          useFactory: (amqp: AmqpConnections) => new AmqpEventPublisher(amqp.publisher, config.amqp.eventsExchange),
+          useFactory: (amqp: AmqpConnections) => new AmqpEventPublisher(() => amqp.publisher, config.amqp.eventsExchange),
           inject: [AmqpConnections],
         },
         {
@@ -96,7 +96,7 @@ export class WorkerModule {
         {
           provide: JobQueueTransport,
           useFactory: (amqp: AmqpConnections) =>
-            new JobQueueTransport(amqp.consumer, {
+            new JobQueueTransport(() => amqp.consumer, {
               queue: config.amqp.workQueue,
               concurrency: config.amqp.concurrency,
               setupTopology: (ch) =>

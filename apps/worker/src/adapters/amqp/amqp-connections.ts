@@ -3,25 +3,34 @@ import { type AmqpConnectionManager, connect } from 'amqp-connection-manager';
 
 /**
  * One connection for consuming and a separate one for events, so a flow-controlled publisher can
- * never stall deliveries (and the reverse). Both reconnect on their own.
+ * never stall deliveries (and the reverse). Each is opened on first use and reconnects on its own.
  */
 export class AmqpConnections implements OnApplicationShutdown {
-  readonly consumer: AmqpConnectionManager;
-  readonly publisher: AmqpConnectionManager;
+  #consumer: AmqpConnectionManager | undefined;
+  #publisher: AmqpConnectionManager | undefined;
 
-  constructor(url: string) {
-    const options = { heartbeatIntervalInSeconds: 5, reconnectTimeInSeconds: 1 };
-    this.consumer = connect([url], options);
-    this.publisher = connect([url], options);
-    // Connection errors are retried by the manager; without a listener an 'error' event would end the process.
-    for (const c of [this.consumer, this.publisher]) c.on('error', () => undefined);
+  constructor(private readonly url: string) {}
+
+  get consumer(): AmqpConnectionManager {
+    return (this.#consumer ??= this.#open());
+  }
+
+  get publisher(): AmqpConnectionManager {
+    return (this.#publisher ??= this.#open());
   }
 
   get connected(): boolean {
-    return this.consumer.isConnected() && this.publisher.isConnected();
+    return (this.#consumer?.isConnected() ?? false) && (this.#publisher?.isConnected() ?? false);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await Promise.allSettled([this.consumer.close(), this.publisher.close()]);
+    await Promise.allSettled([this.#consumer?.close(), this.#publisher?.close()]);
+  }
+
+  #open(): AmqpConnectionManager {
+    const manager = connect([this.url], { heartbeatIntervalInSeconds: 5, reconnectTimeInSeconds: 1 });
+    // Connection errors are retried by the manager; without a listener an 'error' event would end the process.
+    manager.on('error', () => undefined);
+    return manager;
   }
 }

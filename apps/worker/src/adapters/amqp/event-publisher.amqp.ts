@@ -5,16 +5,15 @@ const CONFIRM_TIMEOUT_MS = 5_000;
 
 /** Job events on their own connection and confirm channel; `publish` resolves on the broker's ack. */
 export class AmqpEventPublisher implements EventPublisher {
-  readonly #channel: ChannelWrapper;
+  #channel: ChannelWrapper | undefined;
 
   constructor(
-    connection: AmqpConnectionManager,
+    private readonly connection: () => AmqpConnectionManager,
     private readonly exchange: string,
-  ) {
-    this.#channel = connection.createChannel({ confirm: true, json: false });
-  }
+  ) {}
 
   async publish(event: OutgoingEvent): Promise<void> {
+    this.#channel ??= this.connection().createChannel({ confirm: true, json: false });
     await this.#channel.publish(this.exchange, event.routingKey, event.body, {
       persistent: true,
       mandatory: true,
@@ -25,6 +24,6 @@ export class AmqpEventPublisher implements EventPublisher {
   }
 
   async close(): Promise<void> {
-    await this.#channel.close();
+    await this.#channel?.close();
   }
 }

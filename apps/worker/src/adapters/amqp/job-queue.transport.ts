@@ -34,7 +34,7 @@ export class JobQueueTransport extends Server implements CustomTransportStrategy
   readonly #listeners = new Map<string, Function[]>();
 
   constructor(
-    private readonly connection: AmqpConnectionManager,
+    private readonly connection: () => AmqpConnectionManager,
     private readonly options: JobQueueOptions,
   ) {
     super();
@@ -49,12 +49,12 @@ export class JobQueueTransport extends Server implements CustomTransportStrategy
 
   /** Whether the consumer channel is open (readiness). */
   get connected(): boolean {
-    return this.connection.isConnected();
+    return this.#channel !== undefined && this.connection().isConnected();
   }
 
   async #start(): Promise<void> {
     const { queue, concurrency } = this.options;
-    const channel = this.connection.createChannel({ confirm: false });
+    const channel = this.connection().createChannel({ confirm: false });
     this.#channel = channel;
     await channel.waitForConnect();
     // Declared once, before consuming: a refusal (406, an object that exists with other arguments)
@@ -85,7 +85,7 @@ export class JobQueueTransport extends Server implements CustomTransportStrategy
   }
 
   unwrap<T>(): T {
-    return this.connection as T;
+    return this.connection() as T;
   }
 
   get inFlight(): number {

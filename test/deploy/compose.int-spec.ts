@@ -5,13 +5,13 @@
  * accept every object it declared. Images are not built here: no base image can be pulled.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connect, type ChannelModel } from 'amqplib';
 import { parse } from 'yaml';
-import { assertFetcherTopology, FETCHER_TOPOLOGY } from '@fetcher/platform';
+import { assertFetcherTopology, deriveSubKeys, FETCHER_TOPOLOGY, sealEnvelope } from '@fetcher/platform';
 
 const ROOT = join(__dirname, '..', '..');
 const COMPOSE_FILE = join(ROOT, 'docker', 'compose.yaml');
@@ -257,5 +257,33 @@ describe('docker/rabbitmq/definitions.json imported into a real RabbitMQ', () =>
     await expect(
       channel.assertQueue(FETCHER_TOPOLOGY.deadLetterQueue, { durable: true, arguments: { 'x-message-ttl': 1000, 'x-max-length': 10_000 } }),
     ).rejects.toMatchObject({ code: 406 });
+  });
+});
+
+describe('docker/decrypt-result.cjs, the documented way to read a result', () => {
+  const script = join(ROOT, 'docker', 'decrypt-result.cjs');
+  const master = randomBytes(32);
+  const keys = deriveSubKeys(master);
+  const document = '{"sample_pg":{"customers":[{"id":1,"name":"Ada Lovelace"}]}}';
+  // What the Worker stores: the platform's envelope under the storage sub-key, as base64 text.
+  const stored = `${sealEnvelope(keys.storage, document)}\n`;
+  const hmac = createHmac('sha256', keys.externalHmac).update(document).digest('hex');
+
+  function decrypt(input: string, key: string, args: string[] = []) {
+    return spawnSync(process.execPath, [script, ...args], { input, encoding: 'utf8', env: { PATH: process.env.PATH, APP_ENC_KEY: key } });
+  }
+
+  it('decrypts a stored result with APP_ENC_KEY and checks the job\'s HMAC', () => {
+    expect(decrypt(stored, master.toString('base64'))).toMatchObject({ status: 0, stdout: document, stderr: '' });
+    expect(decrypt(stored, master.toString('base64'), ['--hmac', hmac])).toMatchObject({ status: 0, stdout: document });
+  });
+
+  it('writes nothing when the key, the object or the HMAC is wrong', () => {
+    expect(decrypt(stored, randomBytes(32).toString('base64'))).toMatchObject({ status: 1, stdout: '', stderr: expect.stringContaining('authentication failed') });
+    const tampered = Buffer.from(stored.trim(), 'base64');
+    tampered[20] ^= 1;
+    expect(decrypt(tampered.toString('base64'), master.toString('base64'))).toMatchObject({ status: 1, stdout: '' });
+    expect(decrypt(stored, master.toString('base64'), ['--hmac', '0'.repeat(64)])).toMatchObject({ status: 1, stdout: '', stderr: expect.stringContaining('HMAC mismatch') });
+    expect(decrypt(stored, 'c2hvcnQ=')).toMatchObject({ status: 1, stderr: expect.stringContaining('APP_ENC_KEY must be') });
   });
 });

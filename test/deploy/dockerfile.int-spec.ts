@@ -35,10 +35,10 @@ function workspaceFolders(packageFolder: string, seen = new Set<string>()): Set<
 describe('docker/Dockerfile', () => {
   it('builds once, in a shared stage, and installs each app\'s production dependencies only', () => {
     const build = stage('build').join('\n');
-    expect(build).toMatch(/npm ci --no-audit --no-fund/);
+    expect(build).toMatch(/npm ci --ignore-scripts --no-audit --no-fund/);
     expect(build).toMatch(/npm run build -w @fetcher\/engine -w @fetcher\/platform -w @fetcher\/connectors -w @fetcher\/manager -w @fetcher\/worker/);
     for (const app of ['manager', 'worker']) {
-      expect(stage(`${app}-deps`).join('\n')).toContain(`npm ci --omit=dev --no-audit --no-fund -w @fetcher/${app}`);
+      expect(stage(`${app}-deps`).join('\n')).toContain(`npm ci --omit=dev --ignore-scripts --no-audit --no-fund -w @fetcher/${app}`);
       // The runtime image takes node_modules from the production install, never from the build stage.
       const runtime = stage(app);
       expect(runtime.filter((line) => line.includes('node_modules'))).toEqual([`COPY --from=${app}-deps --chown=0:0 /src/node_modules ./node_modules`]);

@@ -2,7 +2,6 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { ManagerConfig } from '../config/manager.config';
 import { ManagerModule } from '../manager.module';
-import { ErrorFilter, sendRendered } from './error.filter';
 import { RawBody } from './json-body';
 
 /** 4 MiB: the contract's body limit (larger bodies get 413). */
@@ -11,6 +10,8 @@ export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 export interface ManagerAppOptions {
   /** Nest's own logger; tests pass `false`. */
   readonly logger?: false;
+  /** Tests give each Manager their own Redis key space (or share one on purpose). */
+  readonly redisKeyPrefix?: string;
 }
 
 /**
@@ -20,7 +21,7 @@ export interface ManagerAppOptions {
  */
 export async function createManagerApp(config: ManagerConfig, options: ManagerAppOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES });
-  const app = await NestFactory.create<NestFastifyApplication>(ManagerModule.forRoot(config), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(ManagerModule.forRoot(config, { redisKeyPrefix: options.redisKeyPrefix }), adapter, {
     bodyParser: false,
     bufferLogs: options.logger !== false,
     ...(options.logger === false ? { logger: false } : {}),
@@ -31,9 +32,6 @@ export async function createManagerApp(config: ManagerConfig, options: ManagerAp
     const type = request.headers['content-type'];
     done(null, new RawBody(typeof type === 'string' ? type : undefined, body as Buffer));
   });
-  // Failures before a route runs (body over the limit, broken framing) take the same renderer.
-  const filter = app.get(ErrorFilter);
-  fastify.setErrorHandler((error, _request, reply) => sendRendered(reply, filter.render(error)));
   app.enableCors({ origin: true });
   app.enableShutdownHooks();
   await app.init();

@@ -1,0 +1,47 @@
+import { type ConnectionDescriptor, type TenantContext } from '@fetcher/engine';
+import { v5 as uuidv5 } from 'uuid';
+import type { InternalDatasourceConfig } from '../../config/internal-datasources.config';
+import type { InternalDatasource, InternalDatasources } from '../../ports/internal-datasources.port';
+
+/** The namespace of internal-datasource ids; ids must match what other deployments compute. */
+export const INTERNAL_DATASOURCE_NAMESPACE = 'f47ac10b-58cc-4372-a567-0e02b2c3d479';
+
+/** Single-tenant: the `DATASOURCE_<X>_*` groups read at startup. The visible tenant id is `""`. */
+export class EnvInternalDatasources implements InternalDatasources {
+  private readonly datasources: readonly InternalDatasource[];
+
+  constructor(configs: readonly InternalDatasourceConfig[]) {
+    this.datasources = configs.map((c) => toInternal(c));
+  }
+
+  list(_tenant: TenantContext): Promise<readonly InternalDatasource[]> {
+    return Promise.resolve(this.datasources);
+  }
+}
+
+function toInternal(c: InternalDatasourceConfig): InternalDatasource {
+  const descriptor: ConnectionDescriptor = {
+    configName: c.configName,
+    type: c.type,
+    host: c.host,
+    port: c.port,
+    databaseName: c.databaseName,
+    userName: c.userName,
+    ...(c.sslMode ? { sslMode: c.sslMode } : {}),
+  };
+  Object.defineProperty(descriptor, 'hostAttributes', { value: Object.freeze({ metadata: c.metadata, internal: true }), enumerable: false });
+  const ssl = c.ssl.ca || c.ssl.cert || c.ssl.key ? { ssl: { ...c.ssl } } : {};
+  Object.defineProperty(descriptor, 'secrets', { value: Object.freeze({ ...(c.password ? { password: c.password } : {}), ...ssl }), enumerable: false });
+  return Object.freeze({
+    id: uuidv5(`/${c.configName}`, INTERNAL_DATASOURCE_NAMESPACE),
+    configName: c.configName,
+    type: c.type,
+    host: c.host,
+    port: c.port,
+    databaseName: c.databaseName,
+    userName: c.userName,
+    sslMode: c.sslMode,
+    metadata: c.metadata,
+    descriptor,
+  });
+}

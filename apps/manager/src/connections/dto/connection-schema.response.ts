@@ -1,0 +1,38 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { CONNECTION_TYPES } from '../connection-rules';
+
+export class SchemaTableResponse {
+  @ApiProperty({ example: 'accounts' })
+  name!: string;
+  @ApiProperty({ type: [String], example: ['created_at', 'email', 'id'] })
+  fields!: string[];
+}
+
+export class ConnectionSchemaResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+  @ApiProperty()
+  configName!: string;
+  @ApiProperty()
+  databaseName!: string;
+  @ApiProperty({ enum: CONNECTION_TYPES })
+  type!: string;
+  @ApiProperty({ type: [SchemaTableResponse], description: 'Sorted by name; fields sorted' })
+  tables!: SchemaTableResponse[];
+}
+
+export class TestConnectionResponse {
+  @ApiProperty({ example: 'success' })
+  status!: string;
+  @ApiProperty({ example: 'Connection successful' })
+  message!: string;
+  @ApiProperty({ example: 12, description: 'Connect and ping, whole milliseconds rounded up' })
+  latencyMs!: number;
+}
+
+export class ValidateSchemaResponse {
+  @ApiProperty({ example: 'success' })
+  status!: string;
+  @ApiProperty({ example: 'Schema validated successfully. All datasources, tables, and fields exist.' })
+  message!: string;
+}

@@ -1,0 +1,40 @@
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { compareUtf8, type Engine } from '@fetcher/engine';
+import { Errors } from '../../errors/catalogue';
+import { ENGINE } from '../../ports/engine.port';
+import { ConnectionDirectory } from '../connection-directory';
+import { dialFailure, isConnectFailure } from '../dial-errors';
+import type { ConnectionSchemaResponse } from '../dto/connection-schema.response';
+import { GetConnectionSchemaQuery } from './get-connection-schema.query';
+
+/** Live discovery, always: GET /schema never reads or writes the schema cache. */
+@QueryHandler(GetConnectionSchemaQuery)
+export class GetConnectionSchemaHandler implements IQueryHandler<GetConnectionSchemaQuery> {
+  constructor(
+    @Inject(ENGINE) private readonly engine: Engine,
+    private readonly directory: ConnectionDirectory,
+  ) {}
+
+  async execute({ tenant, id }: GetConnectionSchemaQuery): Promise<ConnectionSchemaResponse> {
+    let found;
+    try {
+      found = await this.directory.byId(tenant, id);
+    } catch (error) {
+      throw dialFailure(error, '', () => Errors.internal());
+    }
+    if (!found) throw Errors.entityNotFound('connection');
+    const c = 'internal' in found ? found.internal : found.stored;
+    const sslMode = 'internal' in found ? found.internal.sslMode : (found.stored.ssl?.mode ?? '');
+    let snapshot;
+    try {
+      snapshot = await this.engine.discoverSchemaFresh(tenant, c.configName);
+    } catch (error) {
+      throw dialFailure(error, sslMode, (e) => (isConnectFailure(e) ? Errors.databaseConnectionError() : Errors.schemaRetrievalError()));
+    }
+    const tables = [...snapshot.tables]
+      .sort((a, b) => compareUtf8(a.name, b.name))
+      .map((t) => ({ name: t.name, fields: [...t.fields].sort(compareUtf8) }));
+    return { id, configName: c.configName, databaseName: c.databaseName, type: c.type, tables };
+  }
+}

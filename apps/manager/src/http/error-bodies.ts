@@ -1,0 +1,58 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+/** E1 (and E8): a string FET code. */
+export class ErrorBody {
+  @ApiProperty({ example: 'FET-1001' })
+  code!: string;
+  @ApiProperty({ example: 'Entity Not Found' })
+  title!: string;
+  @ApiProperty()
+  message!: string;
+}
+
+/** E2: field-level validation. */
+export class FieldErrorBody {
+  @ApiPropertyOptional({ example: 'connection' })
+  entityType?: string;
+  @ApiProperty({ example: 'Missing Fields in Request' })
+  title!: string;
+  @ApiProperty({ example: 'FET-0402' })
+  code!: string;
+  @ApiProperty()
+  message!: string;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'string' } })
+  fields!: Record<string, string>;
+}
+
+/** E3: the numeric dialect of /test and /schema. */
+export class NumericErrorBody {
+  @ApiProperty({ example: 429 })
+  code!: number;
+  @ApiProperty({ example: 'Rate Limit Exceeded' })
+  title!: string;
+  @ApiProperty()
+  message!: string;
+}
+
+export class SchemaProblem {
+  @ApiProperty({ enum: ['DATA_SOURCE_NOT_FOUND', 'DATA_SOURCE_DOWN', 'TABLE_NOT_FOUND', 'FIELD_NOT_FOUND'] })
+  type!: string;
+  @ApiProperty()
+  dataSourceId!: string;
+  @ApiPropertyOptional()
+  table?: string;
+  @ApiPropertyOptional()
+  field?: string;
+}
+
+/** E7: validate-schema found problems. */
+export class SchemaValidationErrorBody {
+  @ApiProperty({ example: 'Schema validation failed' })
+  title!: string;
+  @ApiProperty({ example: 'FET-1060' })
+  code!: string;
+  @ApiProperty()
+  message!: string;
+  @ApiProperty({ type: [SchemaProblem] })
+  errors!: SchemaProblem[];
+}

@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadManagerConfig, type ManagerConfig } from '../config/manager.config';
+import { createManagerApp } from '../http/http-app';
+import { managerTestEnv } from './manager-test-env';
+
+export interface InjectOptions {
+  readonly headers?: Record<string, string>;
+  readonly query?: Record<string, string>;
+  /** An object is sent as JSON with `application/json`; a string is sent as is. */
+  readonly body?: unknown;
+}
+
+export interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, unknown>;
+  readonly text: string;
+  json<T = Record<string, unknown>>(): T;
+}
+
+/** A started Manager (not listening) that tests talk to through Fastify's inject. */
+export class ManagerHarness {
+  private constructor(
+    readonly app: NestFastifyApplication,
+    readonly config: ManagerConfig,
+    readonly env: Record<string, string>,
+  ) {}
+
+  /** `env` overrides the test environment; `redisKeyPrefix` defaults to a fresh one. */
+  static async start(mongoUri: string, env: Record<string, string> = {}, redisKeyPrefix = `it:${randomUUID()}:`): Promise<ManagerHarness> {
+    const fullEnv = managerTestEnv(mongoUri, env);
+    const config = loadManagerConfig(fullEnv);
+    const app = await createManagerApp(config, { logger: false, redisKeyPrefix });
+    return new ManagerHarness(app, config, fullEnv);
+  }
+
+  async request(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, options: InjectOptions = {}): Promise<Answer> {
+    const headers: Record<string, string> = { ...options.headers };
+    let payload: string | undefined;
+    if (typeof options.body === 'string') payload = options.body;
+    else if (options.body !== undefined) {
+      payload = JSON.stringify(options.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const res = await this.app.inject({ method, url, headers, ...(options.query ? { query: options.query } : {}), ...(payload !== undefined ? { payload } : {}) });
+    return {
+      status: res.statusCode,
+      headers: res.headers,
+      text: res.body,
+      json: <T>() => JSON.parse(res.body) as T,
+    };
+  }
+
+  close(): Promise<void> {
+    return this.app.close();
+  }
+}
+
+/** A valid create body for a loopback PostgreSQL (trust auth) unless overridden. */
+export function aPostgresConnection(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    configName: `pg-${randomUUID().slice(0, 8)}`,
+    type: 'POSTGRESQL',
+    host: '127.0.0.1',
+    port: 5432,
+    databaseName: 'test',
+    userName: 'postgres',
+    password: 'not-needed-with-trust',
+    ...overrides,
+  };
+}

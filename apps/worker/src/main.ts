@@ -1,35 +1,26 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { runGracefully } from '@fetcher/platform';
 import { JobQueueTransport } from './adapters/amqp/job-queue.transport';
 import { loadWorkerConfig } from './config/worker.config';
 import { prepareSpoolDir } from './jobs/result/spool-dir';
-import { BackgroundLoops } from './jobs/background/background-loops';
 import { WorkerModule } from './worker.module';
 
 async function main(): Promise<void> {
   const config = loadWorkerConfig(process.env); // the app's only read of process.env
   await prepareSpoolDir(config.storage.spoolDir);
+  const logger = new Logger('worker');
+  if (config.skippedDatasources.length > 0) logger.warn(`internal datasources skipped (incomplete): ${config.skippedDatasources.join(', ')}`);
+  if (config.storage.ttl) logger.log(`OBJECT_STORAGE_TTL is ${config.storage.ttl}; expiry is the bucket's lifecycle rule`);
   const app = await NestFactory.create<NestFastifyApplication>(WorkerModule.forRoot(config), new FastifyAdapter(), { bufferLogs: true });
-  const transport = app.get(JobQueueTransport);
-  app.connectMicroservice({ strategy: transport });
+  app.connectMicroservice({ strategy: app.get(JobQueueTransport) });
   await app.startAllMicroservices();
   await app.listen(config.health.port, '0.0.0.0');
-
-  let stopping = false;
-  const stop = (): void => {
-    if (stopping) return;
-    stopping = true;
-    void (async () => {
-      // Jobs in flight finish; nothing new is taken; then the loops stop and connections close.
-      await transport.drain();
-      app.get(BackgroundLoops).stop();
-      await app.close();
-      process.exit(0);
-    })();
-  };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  // SIGTERM/SIGINT: /readyz goes 503, then the consumer stops and in-flight jobs finish, then
+  // connections close. The health server stays up meanwhile, so probes see the drain.
+  runGracefully(app, { drainDelaySec: config.health.drainDelaySec, logger, httpServer: 'last' });
 }
 
 main().catch((error: unknown) => {

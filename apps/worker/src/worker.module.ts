@@ -1,8 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { createConnectorRegistry } from '@fetcher/connectors';
-import { assertFetcherTopology, checkWorkQueue } from '@fetcher/platform';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { assertFetcherTopology, checkWorkQueue, CircuitBreaker, MetricsRegistry, mongoProbe, PlatformModule, PROBES } from '@fetcher/platform';
 import { AmqpConnections } from './adapters/amqp/amqp-connections';
 import { AmqpEventPublisher } from './adapters/amqp/event-publisher.amqp';
 import { JobQueueTransport } from './adapters/amqp/job-queue.transport';
@@ -11,8 +10,9 @@ import { MongoConnection } from './adapters/mongo/mongo-connection';
 import { MongoJobStore } from './adapters/mongo/job-store.mongo';
 import { createS3Client, S3ResultStore } from './adapters/s3/result-store.s3';
 import { WORKER_CONFIG, type WorkerConfig } from './config/worker.config';
-import { HealthController } from './health/health.controller';
+import { rabbitProbe, s3Probe } from './health/worker-probes';
 import { BackgroundLoops } from './jobs/background/background-loops';
+import { WorkerSubsystems } from './jobs/background/worker-subsystems';
 import { LeaseReaper } from './jobs/background/lease-reaper';
 import { TerminalEventRepairer } from './jobs/background/terminal-event-repairer';
 import { FailExpiredJobHandler } from './jobs/commands/fail-expired-job.handler';
@@ -52,26 +52,30 @@ export class WorkerModule {
     };
     return {
       module: WorkerModule,
-      imports: [CqrsModule.forRoot()],
-      controllers: [HealthController, JobRequestedController],
+      imports: [
+        CqrsModule.forRoot(),
+        PlatformModule.forRoot({
+          service: 'worker',
+          version: config.version,
+          deploymentMode: config.deploymentMode,
+          drainDelaySec: config.health.drainDelaySec,
+        }),
+      ],
+      controllers: [JobRequestedController],
       providers: [
         { provide: WORKER_CONFIG, useValue: config },
         { provide: JOB_SETTINGS, useValue: settings },
         { provide: MESSAGE_VERIFIER_OPTIONS, useValue: { allowLegacyBodySignature: config.amqp.allowLegacyBodySignature } },
         { provide: CLOCK, useValue: systemClock },
-        {
-          provide: Registry,
-          useFactory: () => {
-            const registry = new Registry();
-            collectDefaultMetrics({ register: registry });
-            return registry;
-          },
-        },
-        { provide: WorkerMetrics, useFactory: (registry: Registry) => new WorkerMetrics(registry), inject: [Registry] },
+        { provide: WorkerMetrics, useFactory: (registry: MetricsRegistry) => new WorkerMetrics(registry), inject: [MetricsRegistry] },
 
         // Infrastructure, each owned (and closed) by one provider.
         { provide: MongoConnection, useFactory: () => new MongoConnection(config.mongo) },
-        { provide: AmqpConnections, useFactory: () => new AmqpConnections(config.amqp.url) },
+        {
+          provide: AmqpConnections,
+          // Opens after 5 consecutive connection failures, half-open after 30 s (readiness reports it).
+          useFactory: () => new AmqpConnections(config.amqp.url, new CircuitBreaker('fetcher.rabbitmq.adapter', { threshold: 5, coolDownMs: 30_000 })),
+        },
         { provide: S3ResultStore, useFactory: () => new S3ResultStore(createS3Client(config.storage), config.storage.bucket) },
 
         // Ports.
@@ -107,6 +111,17 @@ export class WorkerModule {
           inject: [AmqpConnections],
         },
 
+        // Readiness.
+        {
+          provide: PROBES,
+          useFactory: (mongo: MongoConnection, amqp: AmqpConnections, s3: S3ResultStore) => [
+            mongoProbe(mongo.client),
+            rabbitProbe(amqp, amqp.breaker, config.amqp.url.startsWith('amqps:')),
+            s3Probe(s3, config.storage.endpoint === undefined || config.storage.endpoint.startsWith('https:')),
+          ],
+          inject: [MongoConnection, AmqpConnections, S3ResultStore],
+        },
+
         // Jobs.
         MessageVerifier,
         JobOutbox,
@@ -119,6 +134,7 @@ export class WorkerModule {
           useFactory: (repairer: TerminalEventRepairer, reaper: LeaseReaper) => new BackgroundLoops(repairer, reaper, config.jobs.reaperIntervalMs),
           inject: [TerminalEventRepairer, LeaseReaper],
         },
+        WorkerSubsystems,
       ],
     };
   }

@@ -1,4 +1,5 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
+import type { CircuitBreaker } from '@fetcher/platform';
 import { type AmqpConnectionManager, connect } from 'amqp-connection-manager';
 
 /**
@@ -9,7 +10,11 @@ export class AmqpConnections implements OnApplicationShutdown {
   #consumer: AmqpConnectionManager | undefined;
   #publisher: AmqpConnectionManager | undefined;
 
-  constructor(private readonly url: string) {}
+  /** `breaker` follows the consumer connection: opened by repeated failures, closed by a connect. */
+  constructor(
+    private readonly url: string,
+    readonly breaker: CircuitBreaker,
+  ) {}
 
   get consumer(): AmqpConnectionManager {
     return (this.#consumer ??= this.#open());
@@ -23,6 +28,11 @@ export class AmqpConnections implements OnApplicationShutdown {
     return (this.#consumer?.isConnected() ?? false) && (this.#publisher?.isConnected() ?? false);
   }
 
+  /** Resolves once both connections are open; rejects after `ms`. */
+  async waitConnected(ms: number): Promise<void> {
+    await Promise.all([this.consumer.connect({ timeout: ms }), this.publisher.connect({ timeout: ms })]);
+  }
+
   async onApplicationShutdown(): Promise<void> {
     await Promise.allSettled([this.#consumer?.close(), this.#publisher?.close()]);
   }
@@ -31,6 +41,9 @@ export class AmqpConnections implements OnApplicationShutdown {
     const manager = connect([this.url], { heartbeatIntervalInSeconds: 5, reconnectTimeInSeconds: 1 });
     // Connection errors are retried by the manager; without a listener an 'error' event would end the process.
     manager.on('error', () => undefined);
+    manager.on('connect', () => this.breaker.recordSuccess());
+    manager.on('connectFailed', () => this.breaker.recordFailure());
+    manager.on('disconnect', () => this.breaker.recordFailure());
     return manager;
   }
 }

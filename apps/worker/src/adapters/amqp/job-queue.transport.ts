@@ -31,7 +31,7 @@ export interface JobQueueOptions {
 export class JobQueueTransport extends Server implements CustomTransportStrategy {
   #channel: ChannelWrapper | undefined;
   readonly #inFlight = new Set<Promise<void>>();
-  readonly #listeners = new Map<string, Function[]>();
+  readonly #listeners = new Map<string, unknown[]>();
 
   constructor(
     private readonly connection: () => AmqpConnectionManager,
@@ -80,7 +80,7 @@ export class JobQueueTransport extends Server implements CustomTransportStrategy
     this.#channel = undefined;
   }
 
-  on<EventKey extends string = string, EventCallback extends Function = Function>(event: EventKey, callback: EventCallback): void {
+  on<EventKey extends string = string, EventCallback = unknown>(event: EventKey, callback: EventCallback): void {
     this.#listeners.set(event, [...(this.#listeners.get(event) ?? []), callback]);
   }
 

@@ -1,13 +1,11 @@
-import { Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { LeaseReaper } from './lease-reaper';
-import { TerminalEventRepairer } from './terminal-event-repairer';
+import type { OnApplicationShutdown } from '@nestjs/common';
+import { type LeaseReaper } from './lease-reaper';
+import { type TerminalEventRepairer } from './terminal-event-repairer';
 
 export const REPAIR_INTERVAL_MS = 30_000;
-export const BACKGROUND_INTERVALS = Symbol('BackgroundIntervals');
 
-/** Runs the repairer (now, then every 30 s) and the lease reaper (every reaper interval) until shutdown. */
-@Injectable()
-export class BackgroundLoops implements OnApplicationBootstrap, OnApplicationShutdown {
+/** Runs the repairer (now, then every 30 s) and the lease reaper (every reaper interval) until stopped. */
+export class BackgroundLoops implements OnApplicationShutdown {
   readonly #timers: NodeJS.Timeout[] = [];
   #stopped = false;
 
@@ -17,7 +15,7 @@ export class BackgroundLoops implements OnApplicationBootstrap, OnApplicationShu
     private readonly reaperIntervalMs: number,
   ) {}
 
-  onApplicationBootstrap(): void {
+  start(): void {
     void this.repairer.runOnce();
     this.#every(REPAIR_INTERVAL_MS, () => this.repairer.runOnce());
     this.#every(this.reaperIntervalMs, () => this.reaper.runOnce());

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { CHART_DIR, helm, helmBinary, type K8sObject, type Loose, renderChart, validateObject } from './helm';
+import { CHART_DIR, helm, helmBinary, type K8sObject, type Loose, renderChart, renderNotes, validateObject } from './helm';
 
 const CI = join(CHART_DIR, 'ci');
 const MATRIX: [string, string[]][] = [
@@ -176,6 +176,17 @@ describe('the Helm chart k8s/helm/fetcher', () => {
       const spoolMount = (worker.spec.template.spec.containers[0].volumeMounts as { name: string; mountPath: string }[]).find((m) => m.name === 'spool');
       expect(spoolMount?.mountPath).toBe(envOf(objects, worker).RESULT_SPOOL_DIR);
       expect((worker.spec.template.spec.volumes as { name: string; emptyDir?: { sizeLimit?: string } }[]).find((v) => v.name === 'spool')?.emptyDir?.sizeLimit).toBeDefined();
+    });
+
+    it('prints NOTES that say which Secret to create and how long a Worker may take to stop', () => {
+      const notes = renderNotes(files);
+      const secretName = name === 'existing secret' ? 'fetcher-production-secrets' : 'fetcher-secrets';
+      expect(notes).toContain(`kubectl -n fetcher create secret generic ${secretName}`);
+      expect(notes).toContain('--from-literal=APP_ENC_KEY="$(openssl rand -base64 32)"');
+      expect(notes.includes('KEDA_RABBITMQ_HOST')).toBe(name === 'KEDA on');
+      const grace = one(objects, 'Deployment', 'worker').spec.template.spec.terminationGracePeriodSeconds as number;
+      expect(notes).toContain(`it has ${grace} s (terminationGracePeriodSeconds)`);
+      expect(notes).not.toMatch(/<no value>|%!/);
     });
 
     it('points Services, disruption budgets, network policies and autoscalers at the right pods', () => {

@@ -6,9 +6,10 @@
  * which git ignores, so no binary is ever committed.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import * as core from 'kubernetes-models/v1';
 import * as apps from 'kubernetes-models/apps/v1';
 import * as autoscaling from 'kubernetes-models/autoscaling/v2';
@@ -80,6 +81,27 @@ export function renderChart(valuesFiles: string[], sets: string[] = []): K8sObje
   return parseAllDocuments(result.stdout)
     .map((document) => document.toJS() as K8sObject | null)
     .filter((object): object is K8sObject => object !== null);
+}
+
+/**
+ * NOTES.txt as `helm install` would print it. `helm template` never renders the notes and
+ * `helm install --dry-run` needs a cluster, so a copy of the chart renders them through `tpl` into
+ * an extra manifest.
+ */
+export function renderNotes(valuesFiles: string[]): string {
+  const copy = mkdtempSync(join(tmpdir(), 'fetcher-chart-'));
+  try {
+    cpSync(CHART_DIR, copy, { recursive: true });
+    copyFileSync(join(copy, 'templates', 'NOTES.txt'), join(copy, 'notes.src'));
+    writeFileSync(join(copy, 'templates', 'notes-rendered.yaml'), 'notes: {{ tpl (.Files.Get "notes.src") . | toJson }}\n');
+    const args = ['template', 'fetcher', copy, '--namespace', 'fetcher', '--show-only', 'templates/notes-rendered.yaml'];
+    for (const file of valuesFiles) args.push('-f', file);
+    const result = helm(args);
+    if (result.status !== 0) throw new Error(`rendering NOTES.txt failed: ${result.stderr}`);
+    return (parse(result.stdout) as { notes: string }).notes;
+  } finally {
+    rmSync(copy, { recursive: true, force: true });
+  }
 }
 
 type Model = new (data: Loose) => { validate(): void };

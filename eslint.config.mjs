@@ -43,6 +43,10 @@ export default tseslint.config(
             { from: { element: { type: 'platform' } }, disallow: { to: { element: { types: { anyOf: ['engine', 'connectors', 'app', 'tool', 'e2e', 'bench'] } } } } },
             { from: { element: { type: 'app' } }, disallow: { to: { element: { types: { anyOf: ['app', 'tool', 'e2e', 'bench'] } } } } },
             { from: { element: { type: 'app', captured: { app: '{{ from.captured.app }}' } } }, allow: { to: { element: { type: 'app', captured: { app: '{{ from.captured.app }}' } } } } },
+            // The one exception: apps/standalone composes the Manager and the Worker in one process
+            // on embedded adapters, so it imports their modules, ports and config loaders. Nothing
+            // imports apps/standalone, and the Manager and the Worker still never import each other.
+            { from: { element: { type: 'app', captured: { app: 'standalone' } } }, allow: { to: { element: { type: 'app', captured: { app: '{manager,worker}' } } } } },
           ],
         },
       ],

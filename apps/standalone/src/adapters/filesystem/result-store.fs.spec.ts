@@ -1,0 +1,43 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileSystemResultStore } from './result-store.fs';
+
+describe(FileSystemResultStore.name, () => {
+  let dir: string;
+  let sut: FileSystemResultStore;
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'fetcher-objects-'));
+    sut = new FileSystemResultStore(join(dir, 'objects'), join(dir, 'uploads'));
+    await sut.removeAbandonedUploads();
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('stores a put object at its key', async () => {
+    await sut.putObject('external-data/a.json', Buffer.from('QUJD'));
+    expect(readFileSync(join(dir, 'objects', 'external-data', 'a.json'), 'utf8')).toBe('QUJD');
+  });
+
+  it('makes a multipart object visible only on completion, with its parts in order', async () => {
+    const key = 'acme/external-data/b.json';
+    const id = await sut.createMultipart(key);
+    const second = await sut.uploadPart(key, id, 2, Buffer.from('world'));
+    const first = await sut.uploadPart(key, id, 1, Buffer.from('hello '));
+    expect(existsSync(join(dir, 'objects', key))).toBe(false);
+    await sut.completeMultipart(key, id, [{ partNumber: 2, etag: second }, { partNumber: 1, etag: first }]);
+    expect(readFileSync(join(dir, 'objects', key), 'utf8')).toBe('hello world');
+    expect(readdirSync(join(dir, 'uploads'))).toEqual([]);
+  });
+
+  it('leaves nothing behind after an abort', async () => {
+    const id = await sut.createMultipart('external-data/c.json');
+    await sut.uploadPart('external-data/c.json', id, 1, Buffer.from('x'));
+    await sut.abortMultipart('external-data/c.json', id);
+    expect(readdirSync(join(dir, 'uploads'))).toEqual([]);
+    expect(existsSync(join(dir, 'objects', 'external-data', 'c.json'))).toBe(false);
+  });
+
+  it('refuses a key that leaves the storage directory', async () => {
+    await expect(sut.putObject('../../etc/x', Buffer.from('x'))).rejects.toThrow('leaves the storage directory');
+  });
+});

@@ -1,0 +1,75 @@
+import { type ConnectionDescriptor, type ConnectionSecrets, withConnectionSecrets } from '@fetcher/engine';
+import type { KeyRing } from '@fetcher/platform';
+import type { StoredConnection } from '../../../../manager/src/ports/connection-repository.port';
+import type { ConnectionResolver, ResolvedConnection } from '../../../../worker/src/ports/connection-resolver.port';
+import type { MemoryConnectionRepository } from './connection-repository.memory';
+
+/** An operator-configured datasource the Worker may use without a stored record. */
+export interface StandaloneInternalDatasource {
+  readonly descriptor: ConnectionDescriptor;
+  readonly secrets: ConnectionSecrets;
+}
+
+/**
+ * The Worker's connection resolver over the standalone connection repository: internal datasources
+ * first, then live stored connections, whose secrets are decrypted with the key ring entry named by
+ * the record's key version. Plaintext exists only in the returned objects.
+ */
+export class MemoryConnectionResolver implements ConnectionResolver {
+  constructor(
+    private readonly connections: MemoryConnectionRepository,
+    private readonly ring: KeyRing,
+    private readonly internal: readonly StandaloneInternalDatasource[] = [],
+  ) {}
+
+  resolve(names: readonly string[]): Promise<ResolvedConnection[]> {
+    const wanted = new Set(names);
+    const resolved: ResolvedConnection[] = [];
+    for (const d of this.internal) {
+      if (!wanted.delete(d.descriptor.configName)) continue;
+      resolved.push({ descriptor: withConnectionSecrets(d.descriptor, d.secrets), internal: true, secretValues: secretValues(d.secrets) });
+    }
+    for (const stored of this.connections.live()) {
+      if (!wanted.delete(stored.configName)) continue;
+      resolved.push(this.#fromStored(stored));
+    }
+    return Promise.resolve(resolved);
+  }
+
+  #fromStored(stored: StoredConnection): ResolvedConnection {
+    const reveal = (ciphertext: string | undefined): string | undefined =>
+      ciphertext !== undefined && ciphertext !== '' ? this.ring.decryptCredential(ciphertext, stored.keyVersion) : undefined;
+    const ssl = stored.ssl;
+    const sslSecrets = Object.fromEntries(
+      Object.entries({
+        ca: reveal(ssl?.caEncrypted) ?? ssl?.legacyCa,
+        cert: reveal(ssl?.certEncrypted) ?? ssl?.legacyCert,
+        key: reveal(ssl?.keyEncrypted) ?? ssl?.legacyKey,
+      }).filter(([, v]) => v !== undefined && v !== ''),
+    );
+    const password = reveal(stored.passwordEncrypted);
+    const secrets: ConnectionSecrets = {
+      ...(password !== undefined ? { password } : {}),
+      ...(Object.keys(sslSecrets).length > 0 ? { ssl: sslSecrets } : {}),
+    };
+    const metadata = Object.fromEntries(Object.entries(stored.metadata ?? {}).map(([k, v]) => [k, String(v)]));
+    const descriptor: ConnectionDescriptor = {
+      id: stored.id,
+      configName: stored.configName,
+      type: stored.type,
+      host: stored.host,
+      port: stored.port,
+      databaseName: stored.databaseName,
+      userName: stored.userName,
+      ...(stored.schema !== undefined && stored.schema !== '' ? { schema: stored.schema } : {}),
+      ...(ssl?.mode ? { sslMode: ssl.mode } : {}),
+      hostAttributes: { metadata, internal: false },
+    };
+    return { descriptor: withConnectionSecrets(descriptor, secrets), internal: false, secretValues: secretValues(secrets) };
+  }
+}
+
+/** Every decrypted secret long enough to be worth scrubbing from error texts. */
+function secretValues(secrets: ConnectionSecrets): string[] {
+  return [secrets.password, secrets.ssl?.key, secrets.ssl?.cert].filter((v): v is string => typeof v === 'string' && v.length >= 4);
+}

@@ -1,0 +1,115 @@
+import type { TenantContext } from '@fetcher/engine';
+import type { Job } from '../../../../manager/src/jobs/job';
+import type { DispatchClaim, InsertOutcome, JobRepository } from '../../../../manager/src/ports/job-repository.port';
+import { isActive, type JobTable, type StoredJob } from './job-table';
+
+/** The Worker's outbox marker lives in `metadata`, as in MongoDB; the Manager never shows it. */
+const OUTBOX_KEYS = new Set(['terminalEventPending', 'terminalEventStatus', 'terminalEventPayload']);
+
+/**
+ * The Manager's job repository over the standalone job table. Single-tenant: the tenant context
+ * names no separate namespace. The active-hash rule is checked and applied in one synchronous step,
+ * which is what the unique partial index guarantees in MongoDB.
+ */
+export class MemoryJobRepository implements JobRepository {
+  constructor(private readonly table: JobTable) {}
+
+  findById(_tenant: TenantContext, id: string): Promise<Job | undefined> {
+    const job = this.table.get(id);
+    return Promise.resolve(job ? toJob(job) : undefined);
+  }
+
+  findNewestByHashSince(_tenant: TenantContext, hash: string, since: Date): Promise<Job | undefined> {
+    return Promise.resolve(this.#newest((j) => j.requestHash === hash && j.createdAt.getTime() >= since.getTime()));
+  }
+
+  findNewestActiveByHash(_tenant: TenantContext, hash: string): Promise<Job | undefined> {
+    return Promise.resolve(this.#newest((j) => j.requestHash === hash && isActive(j.status)));
+  }
+
+  async insert(_tenant: TenantContext, job: Job): Promise<InsertOutcome> {
+    if (isActive(job.status) && this.table.all().some((j) => j.requestHash === job.requestHash && isActive(j.status))) {
+      return 'duplicate_active';
+    }
+    await this.table.add({
+      id: job.id,
+      status: job.status,
+      mappedFields: job.mappedFields,
+      ...(job.filters !== undefined ? { filters: job.filters } : {}),
+      metadata: { ...job.metadata },
+      requestHash: job.requestHash,
+      createdAt: job.createdAt,
+      completedAt: job.completedAt,
+      dispatchedAt: job.dispatchedAt,
+      dispatchAttempts: job.dispatchAttempts,
+      dispatchLockUntil: null,
+    });
+    return 'inserted';
+  }
+
+  async markDispatched(_tenant: TenantContext, id: string, at: Date): Promise<void> {
+    const job = this.table.get(id);
+    if (!job) return;
+    job.dispatchedAt = at;
+    job.dispatchAttempts += 1;
+    job.dispatchLockUntil = null;
+    await this.table.persist(id);
+  }
+
+  async markDispatchFailed(_tenant: TenantContext, id: string, error: string, at: Date): Promise<boolean> {
+    const job = this.table.get(id);
+    if (!job || job.status !== 'pending') return false;
+    job.status = 'failed';
+    job.completedAt = at;
+    job.metadata = { ...job.metadata, error };
+    job.dispatchLockUntil = null;
+    await this.table.persist(id);
+    return true;
+  }
+
+  async claimUndispatched(_tenant: TenantContext, claim: DispatchClaim): Promise<Job | undefined> {
+    const chosen = this.table
+      .all()
+      .filter(
+        (j) =>
+          j.status === 'pending' &&
+          j.dispatchedAt === null &&
+          j.createdAt.getTime() < claim.createdBefore.getTime() &&
+          (j.dispatchLockUntil === null || j.dispatchLockUntil.getTime() < claim.now.getTime()),
+      )
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())[0];
+    if (!chosen) return undefined;
+    const before = toJob(chosen);
+    chosen.dispatchAttempts += 1;
+    chosen.dispatchLockUntil = claim.lockUntil;
+    await this.table.persist(chosen.id);
+    return before;
+  }
+
+  #newest(match: (job: StoredJob) => boolean): Job | undefined {
+    const found = this.table
+      .all()
+      .filter(match)
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
+    return found ? toJob(found) : undefined;
+  }
+}
+
+function toJob(job: StoredJob): Job {
+  const metadata = Object.fromEntries(Object.entries(job.metadata).filter(([key]) => !OUTBOX_KEYS.has(key)));
+  return structuredClone({
+    id: job.id,
+    status: job.status,
+    mappedFields: job.mappedFields,
+    ...(job.filters !== undefined ? { filters: job.filters } : {}),
+    metadata,
+    requestHash: job.requestHash,
+    createdAt: job.createdAt,
+    completedAt: job.completedAt,
+    ...(job.resultPath !== undefined ? { resultPath: job.resultPath } : {}),
+    ...(job.resultHmac !== undefined ? { resultHmac: job.resultHmac } : {}),
+    dispatchedAt: job.dispatchedAt,
+    dispatchAttempts: job.dispatchAttempts,
+    ...(job.progress !== undefined ? { progress: job.progress } : {}),
+  });
+}

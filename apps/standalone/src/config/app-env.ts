@@ -1,0 +1,46 @@
+import type { StandaloneConfig } from './standalone.config';
+
+/** The work queue's name inside the standalone process (it never leaves it). */
+export const STANDALONE_WORK_QUEUE = 'fetcher.extract-external-data.queue';
+export const STANDALONE_EVENTS_EXCHANGE = 'fetcher.job.events';
+
+/**
+ * Loopback is where a one-machine user's databases (and the demo database) live, so the host-safety
+ * guard lets it through in this mode, on top of whatever the operator allows.
+ */
+const LOOPBACK_ALLOWLIST = ['127.0.0.1/32', '::1/128', 'localhost'];
+
+/**
+ * The environments the Manager's and the Worker's own configuration loaders read in standalone mode:
+ * the user's variables, with the infrastructure settings that the embedded adapters make moot filled
+ * in (MongoDB, RabbitMQ, S3 and Redis are replaced, so their addresses are never dialled). Reusing
+ * the loaders keeps every other variable's parsing and validation identical to production.
+ */
+export function appEnvironments(config: StandaloneConfig, masterKeyBase64: string): {
+  manager: Record<string, string | undefined>;
+  worker: Record<string, string | undefined>;
+} {
+  const user = config.env;
+  const allowlist = [user.HOST_SAFETY_ALLOWLIST, ...LOOPBACK_ALLOWLIST].filter((v) => v !== undefined && v.trim() !== '').join(',');
+  const common: Record<string, string | undefined> = {
+    ...user,
+    APP_ENC_KEY: masterKeyBase64,
+    MONGO_NAME: 'fetcher',
+    RABBITMQ_FETCHER_WORK_QUEUE: STANDALONE_WORK_QUEUE,
+    HOST_SAFETY_ALLOWLIST: allowlist,
+    MULTI_TENANT_ENABLED: 'false',
+    DEPLOYMENT_MODE: 'local',
+    REDIS_HOST: undefined, // the schema cache and the rate limiter run in memory
+  };
+  return {
+    manager: { ...common, SERVER_ADDRESS: `${config.http.host}:${config.http.port}` },
+    worker: {
+      ...common,
+      RABBITMQ_JOB_EVENTS_EXCHANGE: STANDALONE_EVENTS_EXCHANGE,
+      STREAMING_ENABLED: 'true',
+      OBJECT_STORAGE_BUCKET: 'standalone',
+      OBJECT_STORAGE_KEY_PREFIX: '',
+      OBJECT_STORAGE_ENDPOINT: undefined,
+    },
+  };
+}

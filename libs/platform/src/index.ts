@@ -47,3 +47,8 @@ export { CircuitBreaker, CircuitOpenError, type CircuitBreakerOptions } from './
 export { Lifecycle, SubsystemError, withinBound, type Subsystem } from './lifecycle/lifecycle';
 export { resolveDrainDelaySec, runGracefully, type RunGracefullyOptions } from './lifecycle/run-gracefully';
 export { MetricsRegistry, READYZ_BUCKETS_MS } from './metrics/metrics-registry';
+
+// Logging
+export { loggerModuleOptions, type LoggerOptions } from './logging/logger-options';
+export { REDACTED, redactObject, redactSecrets, redactUrls } from './logging/redact';
+export { fastifyRequestIdOptions, REQUEST_ID_HEADER, requestIdFrom, RequestIdMiddleware } from './logging/request-id';

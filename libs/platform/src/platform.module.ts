@@ -1,6 +1,7 @@
 import { type DynamicModule, Global, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { Lifecycle } from './lifecycle/lifecycle';
+import { RequestIdMiddleware } from './logging/request-id';
 import { HttpMetricsMiddleware, RouteLabelGuard } from './metrics/http-metrics';
 import { MetricsRegistry } from './metrics/metrics-registry';
 import { PLATFORM_OPTIONS, type PlatformOptions } from './readiness/platform-options';
@@ -9,7 +10,7 @@ import { SystemController } from './readiness/system.controller';
 
 /**
  * What operators see of every Fetcher process: `/health`, `/readyz`, `/readyz/tenant/:id`, `/metrics`,
- * `/version`, HTTP request metrics, and the `Lifecycle` (drain flag, shared abort signal, subsystems).
+ * `/version`, request ids (`X-Request-Id` echoed), HTTP request metrics, and the `Lifecycle` (drain flag, shared abort signal, subsystems).
  * Global, so any module can inject `Lifecycle` and `MetricsRegistry`.
  */
 @Global()
@@ -32,6 +33,6 @@ export class PlatformModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(HttpMetricsMiddleware).forRoutes('*');
+    consumer.apply(RequestIdMiddleware, HttpMetricsMiddleware).forRoutes('*');
   }
 }

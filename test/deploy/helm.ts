@@ -66,7 +66,7 @@ export function helm(args: string[]): HelmResult {
   const result = spawnSync(helmBinary(), args, {
     encoding: 'utf8',
     // No kubeconfig, no repositories, no plugins: the chart is checked on its own, offline.
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: ROOT, HELM_CACHE_HOME: join(CACHE_DIR, 'home', 'cache'), HELM_CONFIG_HOME: join(CACHE_DIR, 'home', 'config'), HELM_DATA_HOME: join(CACHE_DIR, 'home', 'data'), KUBECONFIG: '/dev/null' },
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: join(CACHE_DIR, 'home'), HELM_CACHE_HOME: join(CACHE_DIR, 'home', 'cache'), HELM_CONFIG_HOME: join(CACHE_DIR, 'home', 'config'), HELM_DATA_HOME: join(CACHE_DIR, 'home', 'data'), KUBECONFIG: '/dev/null' },
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type ModuleMetadata, type Provider } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { createConnectorRegistry } from '@fetcher/connectors';
 import { assertFetcherTopology, checkWorkQueue, CircuitBreaker, MetricsRegistry, mongoProbe, PlatformModule, PROBES } from '@fetcher/platform';
@@ -33,10 +33,21 @@ import { RESULT_STORE } from './ports/result-store.port';
 /** Progress is written at most this often while a job runs. */
 const PROGRESS_INTERVAL_MS = 2_000;
 
+/**
+ * Adapters that replace the production ones for another host, such as the standalone service:
+ * `providers` are bound after the module's own, so each replaces the provider of the same token;
+ * `imports` are added. The production infrastructure classes connect lazily, so the ones replaced
+ * never dial anything.
+ */
+export interface WorkerInfrastructure {
+  readonly imports: NonNullable<ModuleMetadata['imports']>;
+  readonly providers: readonly Provider[];
+}
+
 /** The composition root: the one place where ports meet adapters. */
 @Module({})
 export class WorkerModule {
-  static forRoot(config: WorkerConfig): DynamicModule {
+  static forRoot(config: WorkerConfig, infrastructure?: WorkerInfrastructure): DynamicModule {
     const settings: JobSettings = {
       leaseTtlMs: config.jobs.leaseTtlMs,
       leaseOwner: config.jobs.leaseOwner,
@@ -60,6 +71,7 @@ export class WorkerModule {
           deploymentMode: config.deploymentMode,
           drainDelaySec: config.health.drainDelaySec,
         }),
+        ...(infrastructure?.imports ?? []),
       ],
       controllers: [JobRequestedController],
       providers: [
@@ -135,6 +147,7 @@ export class WorkerModule {
           inject: [TerminalEventRepairer, LeaseReaper],
         },
         WorkerSubsystems,
+        ...(infrastructure?.providers ?? []),
       ],
     };
   }

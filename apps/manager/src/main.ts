@@ -1,11 +1,19 @@
 import 'reflect-metadata';
+import { Logger } from '@nestjs/common';
+import { loadDotEnvIfLocal, runGracefully } from '@fetcher/platform';
 import { loadManagerConfig } from './config/manager.config';
 import { createManagerApp } from './http/http-app';
 
 async function main(): Promise<void> {
-  const config = loadManagerConfig(process.env); // the app's only read of process.env
+  // The app's only reads of process.env: `.env` (ENV_NAME=local only), then the parse.
+  loadDotEnvIfLocal(process.env, { defaultEnvName: 'local' });
+  const config = loadManagerConfig(process.env);
   const app = await createManagerApp(config);
+  const logger = new Logger('manager');
+  for (const warning of config.warnings) logger.warn(warning);
+  runGracefully(app, { drainDelaySec: config.drainDelaySec, logger });
   await app.listen({ port: config.http.port, host: config.http.host ?? '0.0.0.0' });
+  logger.log(`listening on ${config.http.host ?? '0.0.0.0'}:${config.http.port}`);
 }
 
 main().catch((error: unknown) => {

@@ -1,11 +1,14 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
+import { loggerModuleOptions, PlatformModule } from '@fetcher/platform';
+import { LoggerModule } from 'nestjs-pino';
+import { EnvInternalDatasources } from './adapters/config/internal-datasources.env';
+import { engineProvider } from './adapters/engine/engine.provider';
 import { MongoActiveExecutionChecker } from './adapters/mongo/active-execution-checker.mongo';
 import { MongoConnectionRepository } from './adapters/mongo/connection-repository.mongo';
 import { MongoModule } from './adapters/mongo/mongo.module';
-import { EnvInternalDatasources } from './adapters/config/internal-datasources.env';
-import { engineProvider } from './adapters/engine/engine.provider';
+import { probesProvider } from './adapters/readiness/probes.provider';
 import { RedisRateLimiter } from './adapters/redis/rate-limiter.redis';
 import { RedisModule } from './adapters/redis/redis.module';
 import { RedisSchemaCache } from './adapters/redis/schema-cache.redis';
@@ -20,30 +23,43 @@ import { CONNECTION_RESOLVER } from './ports/connection-resolver.port';
 import { INTERNAL_DATASOURCES } from './ports/internal-datasources.port';
 import { RATE_LIMITER } from './ports/rate-limiter.port';
 import { SCHEMA_CACHE_INVALIDATOR } from './ports/schema-cache-invalidator.port';
-import { SystemController } from './system/system.controller';
+
+export interface ManagerModuleOptions {
+  /** Tests give each run its own Redis key space (or share one on purpose). */
+  readonly redisKeyPrefix?: string;
+}
 
 /**
  * The composition root: the one place where ports meet adapters. Feature folders export arrays of
- * handlers and controllers (connections/connection.handlers.ts, jobs/job.handlers.ts); their
- * adapters are bound here.
+ * controllers and handlers (connections/connection.handlers.ts, jobs/job.handlers.ts); their
+ * adapters are bound here. `/health`, `/readyz`, `/metrics` and `/version` come from PlatformModule.
  */
 @Module({})
 export class ManagerModule {
-  /** `redisKeyPrefix`: tests give each run its own Redis key space. */
-  static forRoot(config: ManagerConfig, options: { redisKeyPrefix?: string } = {}): DynamicModule {
+  static forRoot(config: ManagerConfig, options: ManagerModuleOptions = {}): DynamicModule {
     return {
       module: ManagerModule,
       imports: [
         CqrsModule.forRoot(),
+        LoggerModule.forRoot(loggerModuleOptions({ level: config.logLevel, service: 'manager' })),
+        PlatformModule.forRoot({
+          service: 'manager',
+          version: config.version,
+          readyzVersion: config.serviceVersion,
+          deploymentMode: config.deploymentMode,
+          drainDelaySec: config.drainDelaySec,
+        }),
         MongoModule.forRoot(config.mongo),
         RedisModule.forRoot({ settings: config.redis, keyPrefix: options.redisKeyPrefix }),
       ],
-      controllers: [SystemController, ...CONNECTION_CONTROLLERS],
+      controllers: [...CONNECTION_CONTROLLERS],
       providers: [
         { provide: MANAGER_CONFIG, useValue: config },
         { provide: CLOCK, useValue: SYSTEM_CLOCK },
         ErrorFilter,
         { provide: APP_FILTER, useExisting: ErrorFilter },
+        probesProvider,
+        // Connections
         { provide: CONNECTION_REPOSITORY, useClass: MongoConnectionRepository },
         { provide: ACTIVE_EXECUTION_CHECKER, useClass: MongoActiveExecutionChecker },
         { provide: INTERNAL_DATASOURCES, useValue: new EnvInternalDatasources(config.internalDatasources) },

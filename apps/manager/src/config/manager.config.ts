@@ -1,18 +1,35 @@
-import { invalidAllowlistEntries } from '@fetcher/connectors';
-import { amqpUrl, ConfigError, type KeyRing, parseKeyRingEnv, parseListenAddress } from '@fetcher/platform';
+import {
+  amqpUrl,
+  ConfigError,
+  type EnvCheck,
+  envBool,
+  envHostAllowlist,
+  envInt,
+  envUrl,
+  type KeyRing,
+  mongoUriFromEnv,
+  mongoUsesTls,
+  pairCheck,
+  parseEnv,
+  parseKeyRingEnv,
+  parseListenAddress,
+  saasTlsProblems,
+  withoutBlanks,
+} from '@fetcher/platform';
 import { z } from 'zod';
-import { envBoolean, envEndpointUrl, envInteger } from './env-rules';
 import { type InternalDatasourceConfig, readInternalDatasources } from './internal-datasources.config';
 
 export const MANAGER_CONFIG = Symbol('ManagerConfig');
 
 const DEPLOYMENT_MODES = ['local', 'saas', 'byoc'] as const;
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-const HTTP = ['http', 'https'] as const;
+const HTTP = { protocols: ['http', 'https'] } as const;
+const port = (fallback?: number) => envInt({ min: 1, max: 65_535, ...(fallback === undefined ? {} : { default: fallback }) });
 
 /**
- * Every variable the Manager reads. Blank values are removed before parsing (a blank chart value
- * means "unset"); messages name the variable and the rule, never the value.
+ * Every variable the Manager reads. Blank values count as unset; messages name the variable and
+ * the rule, never the value. Multi-tenant variables other than MULTI_TENANT_ENABLED are not read:
+ * this release refuses multi-tenant mode.
  */
 export const MANAGER_ENV_SCHEMA = z.object({
   ENV_NAME: z.string().default('local'),
@@ -27,7 +44,7 @@ export const MANAGER_ENV_SCHEMA = z.object({
 
   MONGO_URI: z.enum(['mongodb', 'mongodb+srv'], { error: 'must be mongodb or mongodb+srv' }).default('mongodb'),
   MONGO_HOST: z.string().default('localhost'),
-  MONGO_PORT: z.coerce.number({ error: 'must be a port' }).int('must be a port').min(1, 'must be a port').max(65_535, 'must be a port').optional(),
+  MONGO_PORT: port().optional(),
   MONGO_USER: z.string().optional(),
   MONGO_PASSWORD: z.string().optional(),
   MONGO_NAME: z.string({ error: 'is required' }),
@@ -36,39 +53,39 @@ export const MANAGER_ENV_SCHEMA = z.object({
 
   RABBITMQ_URI: z.enum(['amqp', 'amqps'], { error: 'must be amqp or amqps' }).default('amqp'),
   RABBITMQ_HOST: z.string().default('localhost'),
-  RABBITMQ_PORT_AMQP: envInteger({ min: 1, max: 65_535, fallback: 5672 }),
+  RABBITMQ_PORT_AMQP: port(5672),
   RABBITMQ_DEFAULT_USER: z.string().optional(),
   RABBITMQ_DEFAULT_PASS: z.string().optional(),
-  RABBITMQ_PORT_HOST: envInteger({ min: 1, max: 65_535, fallback: 15_672 }),
-  RABBITMQ_HEALTH_CHECK_URL: envEndpointUrl(HTTP).optional(),
+  RABBITMQ_PORT_HOST: port(15_672),
+  RABBITMQ_HEALTH_CHECK_URL: envUrl(HTTP).optional(),
   RABBITMQ_FETCHER_WORK_QUEUE: z.string({ error: 'is required' }),
-  RABBITMQ_TLS: envBoolean(false),
+  RABBITMQ_TLS: envBool(false),
 
-  PLUGIN_AUTH_ENABLED: envBoolean(false),
-  PLUGIN_AUTH_ADDRESS: envEndpointUrl(HTTP).optional(),
+  PLUGIN_AUTH_ENABLED: envBool(false),
+  PLUGIN_AUTH_ADDRESS: envUrl(HTTP).optional(),
 
   REDIS_HOST: z.string().optional(),
-  REDIS_PORT: envInteger({ min: 1, max: 65_535, fallback: 6379 }),
+  REDIS_PORT: port(6379),
   REDIS_PASSWORD: z.string().optional(),
-  REDIS_DB: envInteger({ min: 0, max: 65_535, fallback: 0 }),
-  REDIS_TLS: envBoolean(false),
+  REDIS_DB: envInt({ min: 0, max: 65_535, default: 0 }),
+  REDIS_TLS: envBool(false),
   REDIS_CA_CERT: z.base64({ error: 'must be base64' }).optional(),
 
-  MULTI_TENANT_ENABLED: envBoolean(false),
+  MULTI_TENANT_ENABLED: envBool(false).refine((on) => !on, { error: 'multi-tenant mode is not available in this release' }),
 
-  HOST_SAFETY_ALLOWLIST: z.string().optional(),
-  HOST_SAFETY_ALLOW_PRIVATE: envBoolean(true),
+  HOST_SAFETY_ALLOWLIST: envHostAllowlist().optional(),
+  HOST_SAFETY_ALLOW_PRIVATE: envBool(true),
 
-  DISPATCH_SWEEP_INTERVAL_SEC: envInteger({ min: 1, max: 86_400, fallback: 30 }),
-  DISPATCH_SWEEP_MIN_AGE_SEC: envInteger({ min: 0, max: 86_400, fallback: 60 }),
-  DISPATCH_MAX_ATTEMPTS: envInteger({ min: 1, max: 1_000, fallback: 10 }),
+  DISPATCH_SWEEP_INTERVAL_SEC: envInt({ min: 1, max: 86_400, default: 30 }),
+  DISPATCH_SWEEP_MIN_AGE_SEC: envInt({ min: 0, max: 86_400, default: 60 }),
+  DISPATCH_MAX_ATTEMPTS: envInt({ min: 1, max: 1_000, default: 10 }),
 
   DEPLOYMENT_MODE: z.enum(DEPLOYMENT_MODES, { error: 'must be local, saas or byoc' }).default('local'),
-  READYZ_DRAIN_DELAY_SEC: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').default(12),
-  ALLOW_INSECURE_TLS: envBoolean(false),
+  READYZ_DRAIN_DELAY_SEC: envInt({ default: 12 }),
+  ALLOW_INSECURE_TLS: envBool(false),
 
-  ENABLE_TELEMETRY: envBoolean(false),
-  OTEL_EXPORTER_OTLP_ENDPOINT: envEndpointUrl(HTTP).optional(),
+  ENABLE_TELEMETRY: envBool(false),
+  OTEL_EXPORTER_OTLP_ENDPOINT: envUrl(HTTP).optional(),
   OTEL_RESOURCE_SERVICE_VERSION: z.string().optional(),
 
   SWAGGER_TITLE: z.string().default('Fetcher Manager API'),
@@ -78,9 +95,33 @@ export const MANAGER_ENV_SCHEMA = z.object({
   SWAGGER_BASE_PATH: z.string().optional(),
   SWAGGER_SCHEMES: z.string().optional(),
 
-  MAX_PAGINATION_LIMIT: envInteger({ min: 1, max: 1_000_000, fallback: 100 }),
+  MAX_PAGINATION_LIMIT: envInt({ min: 1, max: 1_000_000, default: 100 }),
   MAX_PAGINATION_MONTH_DATE_RANGE: z.string().optional(),
 });
+
+/** Rules across variables; they see the environment with blanks removed. */
+const CHECKS: readonly EnvCheck[] = [
+  pairCheck(['MONGO_USER', 'MONGO_PASSWORD'], ['RABBITMQ_DEFAULT_USER', 'RABBITMQ_DEFAULT_PASS']),
+  (env) => {
+    const ring = parseKeyRingEnv({ APP_ENC_KEY: env.APP_ENC_KEY, APP_ENC_KEY_VERSION: env.APP_ENC_KEY_VERSION, APP_ENC_KEY_PREVIOUS: env.APP_ENC_KEY_PREVIOUS });
+    // A missing APP_ENC_KEY is already reported by the schema.
+    return ring.ok || env.APP_ENC_KEY === undefined ? [] : ring.problems.map(asProblem);
+  },
+  (env) => (parseListenAddress(env.SERVER_ADDRESS ?? ':4006') ? [] : [{ variable: 'SERVER_ADDRESS', message: 'must be [host]:port with a port from 1 to 65535' }]),
+  (env) =>
+    saasTlsProblems(env.DEPLOYMENT_MODE, [
+      { variable: 'MONGO_PARAMETERS', configured: true, tls: mongoUsesTls(env.MONGO_URI, env.MONGO_PARAMETERS) },
+      { variable: 'RABBITMQ_URI', configured: true, tls: env.RABBITMQ_URI === 'amqps' },
+      { variable: 'REDIS_TLS', configured: env.REDIS_HOST !== undefined, tls: /^(true|t|1)$/i.test(env.REDIS_TLS ?? '') },
+      { variable: 'PLUGIN_AUTH_ADDRESS', configured: env.PLUGIN_AUTH_ADDRESS !== undefined, tls: (env.PLUGIN_AUTH_ADDRESS ?? '').startsWith('https:') },
+    ]),
+];
+
+/** `VARIABLE: rule` from the key ring's problem text. */
+function asProblem(text: string): { variable: string; message: string } {
+  const colon = text.indexOf(':');
+  return { variable: text.slice(0, colon), message: text.slice(colon + 1).trim() };
+}
 
 export type ManagerEnv = z.infer<typeof MANAGER_ENV_SCHEMA>;
 
@@ -124,31 +165,12 @@ export const MULTI_TENANT_UNAVAILABLE = 'MULTI_TENANT_ENABLED: multi-tenant mode
 
 /** Parses the Manager's environment once, at startup. Every problem is reported at once. */
 export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undefined>>): ManagerConfig {
-  const env = Object.fromEntries(
-    Object.entries(rawEnv).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1].trim() !== '').map(([k, v]) => [k, v.trim()]),
-  );
-  const parsed = MANAGER_ENV_SCHEMA.safeParse(env);
-  const problems: string[] = parsed.success ? [] : parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+  const e = parseEnv(MANAGER_ENV_SCHEMA, rawEnv, CHECKS);
+  const env = withoutBlanks(rawEnv);
   const ring = parseKeyRingEnv({ APP_ENC_KEY: env.APP_ENC_KEY, APP_ENC_KEY_VERSION: env.APP_ENC_KEY_VERSION, APP_ENC_KEY_PREVIOUS: env.APP_ENC_KEY_PREVIOUS });
-  if (!ring.ok) problems.push(...ring.problems.filter((p) => !(p.startsWith('APP_ENC_KEY:') && !env.APP_ENC_KEY)));
-  const address = parseListenAddress(env.SERVER_ADDRESS ?? ':4006');
-  if (!address) problems.push('SERVER_ADDRESS: must be [host]:port with a port from 1 to 65535');
-  // Cross-variable rules read the raw values, so one run reports them with the per-variable ones.
-  if (/^(true|t|1)$/i.test(env.MULTI_TENANT_ENABLED ?? '')) problems.push(MULTI_TENANT_UNAVAILABLE);
-  pairRequired(problems, env.MONGO_USER, env.MONGO_PASSWORD, 'MONGO_USER', 'MONGO_PASSWORD');
-  pairRequired(problems, env.RABBITMQ_DEFAULT_USER, env.RABBITMQ_DEFAULT_PASS, 'RABBITMQ_DEFAULT_USER', 'RABBITMQ_DEFAULT_PASS');
-  const allowlist = (env.HOST_SAFETY_ALLOWLIST ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (invalidAllowlistEntries(allowlist).length > 0) problems.push('HOST_SAFETY_ALLOWLIST: every entry must be a hostname or a CIDR');
-  if (env.DEPLOYMENT_MODE === 'saas') {
-    if (!(env.MONGO_URI === 'mongodb+srv' || /(^|&)(tls|ssl)=true(&|$)/i.test(env.MONGO_PARAMETERS ?? ''))) {
-      problems.push('MONGO_PARAMETERS: DEPLOYMENT_MODE=saas requires TLS to MongoDB (tls=true or mongodb+srv)');
-    }
-    if (env.RABBITMQ_URI !== 'amqps') problems.push('RABBITMQ_URI: DEPLOYMENT_MODE=saas requires amqps');
-    if (env.REDIS_HOST && !/^(true|t|1)$/i.test(env.REDIS_TLS ?? '')) problems.push('REDIS_TLS: DEPLOYMENT_MODE=saas requires TLS to Redis');
-  }
-  if (!parsed.success || !ring.ok || !address || problems.length > 0) throw new ConfigError(problems);
-  const e = parsed.data;
-
+  const address = parseListenAddress(e.SERVER_ADDRESS);
+  // Both were checked by CHECKS; this only narrows the types.
+  if (!ring.ok || !address) throw new ConfigError(['APP_ENC_KEY: invalid key ring']);
   const datasources = readInternalDatasources(rawEnv);
 
   const warnings = [...datasources.warnings];
@@ -168,7 +190,7 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
     keyRing: ring.ring,
     schemaCache: { ttlSeconds: Number.isInteger(ttl) && ttl > 0 ? ttl : 300 },
     mongo: {
-      uri: mongoUri(e),
+      uri: mongoUriFromEnv(env),
       dbName: e.MONGO_NAME.toLowerCase(),
       ...(e.MONGO_TLS_CA_CERT ? { tlsCaCert: Buffer.from(e.MONGO_TLS_CA_CERT, 'base64').toString('utf8') } : {}),
     },
@@ -192,7 +214,7 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
         }
       : {}),
     tenancy: { multiTenant: false, tenantId: 'default' },
-    hostSafety: { allowlist, allowPrivate: e.HOST_SAFETY_ALLOW_PRIVATE },
+    hostSafety: { allowlist: [...(e.HOST_SAFETY_ALLOWLIST ?? [])], allowPrivate: e.HOST_SAFETY_ALLOW_PRIVATE },
     dispatch: { sweepIntervalSec: e.DISPATCH_SWEEP_INTERVAL_SEC, minAgeSec: e.DISPATCH_SWEEP_MIN_AGE_SEC, maxAttempts: e.DISPATCH_MAX_ATTEMPTS },
     deploymentMode: e.DEPLOYMENT_MODE,
     drainDelaySec: drain,
@@ -202,19 +224,6 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
     internalDatasources: datasources.datasources,
     warnings,
   } satisfies ManagerConfig);
-}
-
-function pairRequired(problems: string[], a: string | undefined, b: string | undefined, nameA: string, nameB: string): void {
-  if (a !== undefined && b === undefined) problems.push(`${nameB}: is required when ${nameA} is set`);
-  if (a === undefined && b !== undefined) problems.push(`${nameA}: is required when ${nameB} is set`);
-}
-
-/** The connection string from its parts; credentials percent-encoded so they cannot change the host. */
-function mongoUri(e: ManagerEnv): string {
-  const auth = e.MONGO_USER ? `${encodeURIComponent(e.MONGO_USER)}:${encodeURIComponent(e.MONGO_PASSWORD ?? '')}@` : '';
-  const port = e.MONGO_PORT ? `:${e.MONGO_PORT}` : '';
-  const params = e.MONGO_PARAMETERS ? `/?${e.MONGO_PARAMETERS.replace(/^[/?]+/, '')}` : '/';
-  return `${e.MONGO_URI}://${auth}${e.MONGO_HOST}${port}${params}`;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type MongoTestTarget, withMongo } from '@fetcher/mongo-test-server';
 import { loadManagerConfig } from '../config/manager.config';
 import { managerTestEnv } from '../testing/manager-test-env';
+import { pollUntil } from '../testing/poll';
 import { createManagerApp } from './http-app';
 
 describe('the Manager HTTP layer on Fastify', () => {
@@ -35,8 +36,28 @@ describe('the Manager HTTP layer on Fastify', () => {
     expect(res.json()).toEqual({ code: 413, title: 'request_failed', message: 'Request Entity Too Large' });
   });
 
-  it('still answers /health', async () => {
-    const res = await app.inject({ method: 'GET', url: '/health' });
-    expect(res.statusCode).toBe(200);
+  it('mounts the platform routes: /health, /readyz (mongodb up, rabbitmq and redis skipped), /version, /metrics', async () => {
+    // The startup self-probe runs in the background; /health reports it once it has finished.
+    const health = await pollUntil(async () => {
+      const body = (await app.inject({ method: 'GET', url: '/health' })).json<{ reason?: string }>();
+      return body.reason === 'self-probe pending' ? undefined : body;
+    });
+    expect(health).toEqual({ status: 'healthy' });
+    const readyz = await app.inject({ method: 'GET', url: '/readyz' });
+    expect(readyz.statusCode).toBe(200);
+    expect(readyz.json()).toMatchObject({
+      status: 'healthy',
+      checks: { mongodb: { status: 'up' }, rabbitmq: { status: 'skipped' }, redis: { status: 'skipped' } },
+      deployment_mode: 'local',
+    });
+    expect((await app.inject({ method: 'GET', url: '/version' })).json()).toMatchObject({ version: '0.0.0' });
+    expect((await app.inject({ method: 'GET', url: '/metrics' })).body).toContain('readyz_check_duration_ms');
+  });
+
+  it('echoes X-Request-Id and generates one when absent', async () => {
+    const given = await app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'req-123' } });
+    expect(given.headers['x-request-id']).toBe('req-123');
+    const generated = await app.inject({ method: 'GET', url: '/health' });
+    expect(generated.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

@@ -1,5 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { fastifyRequestIdOptions } from '@fetcher/platform';
+import { Logger } from 'nestjs-pino';
 import type { ManagerConfig } from '../config/manager.config';
 import { ManagerModule } from '../manager.module';
 import { RawBody } from './json-body';
@@ -14,18 +16,21 @@ export interface ManagerAppOptions {
   readonly redisKeyPrefix?: string;
 }
 
+/** Signals are main.ts's business (runGracefully drains first); tests close the app themselves. */
+
 /**
  * Builds the Manager on Fastify, initialised but not listening (tests inject; main.ts listens).
  * Body parsing is ours: every body arrives as raw bytes and each route runs the parse stage, so a
  * missing or wrong content type is the contract's 400/FET-0001 and not Fastify's 415.
  */
 export async function createManagerApp(config: ManagerConfig, options: ManagerAppOptions = {}): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES });
-  const app = await NestFactory.create<NestFastifyApplication>(ManagerModule.forRoot(config, { redisKeyPrefix: options.redisKeyPrefix }), adapter, {
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, ...fastifyRequestIdOptions });
+  const app = await NestFactory.create<NestFastifyApplication>(ManagerModule.forRoot(config, options.redisKeyPrefix === undefined ? {} : { redisKeyPrefix: options.redisKeyPrefix }), adapter, {
     bodyParser: false,
     bufferLogs: options.logger !== false,
     ...(options.logger === false ? { logger: false } : {}),
   });
+  if (options.logger !== false) app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT_BYTES }, (request, body, done) => {
@@ -33,7 +38,6 @@ export async function createManagerApp(config: ManagerConfig, options: ManagerAp
     done(null, new RawBody(typeof type === 'string' ? type : undefined, body as Buffer));
   });
   app.enableCors({ origin: true });
-  app.enableShutdownHooks();
   await app.init();
   return app;
 }

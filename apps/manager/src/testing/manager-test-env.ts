@@ -13,6 +13,7 @@ export function managerTestEnv(mongoUri: string, overrides: Record<string, strin
   const url = new URL(mongoUri);
   return {
     ENV_NAME: 'test',
+    LOG_LEVEL: 'silent',
     APP_ENC_KEY: aMasterKey(),
     MONGO_HOST: url.hostname,
     MONGO_PORT: url.port,

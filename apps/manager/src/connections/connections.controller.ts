@@ -1,6 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch, Post, Query, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { MANAGER_CONFIG, type ManagerConfig } from '../config/manager.config';
 import { ErrorBody, FieldErrorBody, NumericErrorBody, SchemaValidationErrorBody } from '../http/error-bodies';
@@ -44,6 +44,7 @@ function listQueries(): MethodDecorator {
  * sends one command or query, and shapes the answer. Static paths come before `:id`.
  */
 @ApiTags('connections')
+@ApiBearerAuth('bearer')
 @ApiResponse({ status: 400, description: 'Validation error (E1)', type: ErrorBody })
 @ApiResponse({ status: 500, description: 'Internal error (E8)', type: ErrorBody })
 @Controller('v1/management/connections')

@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import type { ManagerConfig } from '../config/manager.config';
 import { ManagerModule } from '../manager.module';
 import { RawBody } from './json-body';
+import { buildOpenApiDocument, mountSwagger } from './openapi';
 
 /** 4 MiB: the contract's body limit (larger bodies get 413). */
 export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
@@ -27,6 +28,7 @@ export async function createManagerApp(config: ManagerConfig, options: ManagerAp
   const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, ...fastifyRequestIdOptions });
   const app = await NestFactory.create<NestFastifyApplication>(ManagerModule.forRoot(config, options.redisKeyPrefix === undefined ? {} : { redisKeyPrefix: options.redisKeyPrefix }), adapter, {
     bodyParser: false,
+    abortOnError: false,
     bufferLogs: options.logger !== false,
     ...(options.logger === false ? { logger: false } : {}),
   });
@@ -38,6 +40,7 @@ export async function createManagerApp(config: ManagerConfig, options: ManagerAp
     done(null, new RawBody(typeof type === 'string' ? type : undefined, body as Buffer));
   });
   app.enableCors({ origin: true });
+  mountSwagger(app, buildOpenApiDocument(app, config));
   await app.init();
   return app;
 }

@@ -1,0 +1,74 @@
+import type { ModuleMetadata, Provider } from '@nestjs/common';
+import { PROBES, staticProbe } from '@fetcher/platform';
+import type { ManagerConfig } from '../../manager/src/config/manager.config';
+import { ACTIVE_EXECUTION_CHECKER } from '../../manager/src/ports/active-execution-checker.port';
+import { CONNECTION_REPOSITORY } from '../../manager/src/ports/connection-repository.port';
+import { CLOCK as MANAGER_CLOCK, type Clock } from '../../manager/src/ports/clock.port';
+import { JOB_PUBLISHER } from '../../manager/src/ports/job-publisher.port';
+import { JOB_REPOSITORY } from '../../manager/src/ports/job-repository.port';
+import { JobQueueTransport } from '../../worker/src/adapters/amqp/job-queue.transport';
+import type { WorkerConfig } from '../../worker/src/config/worker.config';
+import { CONNECTION_RESOLVER as WORKER_CONNECTION_RESOLVER } from '../../worker/src/ports/connection-resolver.port';
+import { EVENT_PUBLISHER } from '../../worker/src/ports/event-publisher.port';
+import { JOB_STORE } from '../../worker/src/ports/job-store.port';
+import { RESULT_STORE } from '../../worker/src/ports/result-store.port';
+import type { WorkerInfrastructure } from '../../worker/src/worker.module';
+import { InProcessJobPublisher } from './adapters/in-process/job-publisher.in-process';
+import type { InProcessJobQueueTransport } from './adapters/in-process/job-queue.in-process';
+import { MemoryActiveExecutionChecker } from './adapters/memory/active-execution-checker.memory';
+import { MemoryConnectionResolver } from './adapters/memory/connection-resolver.memory';
+import { MemoryJobRepository } from './adapters/memory/job-repository.memory';
+import { MemoryJobStore } from './adapters/memory/job-store.memory';
+import type { Backends } from './backends';
+
+/** What the Manager's module accepts in place of its production adapters (bound after its own providers). */
+export interface ManagerInfrastructure {
+  readonly imports: NonNullable<ModuleMetadata['imports']>;
+  readonly providers: readonly Provider[];
+}
+
+/** The checks `/readyz` shows in standalone mode: the embedded backends, which are up while the process is. */
+function embeddedProbes(backends: Backends): Provider {
+  return {
+    provide: PROBES,
+    useValue: [
+      staticProbe('store', { status: 'up', reason: `embedded, in ${backends.dataDir}` }),
+      staticProbe('queue', { status: 'up', reason: 'in-process' }),
+      staticProbe('redis', { status: 'skipped', reason: 'standalone mode keeps the cache and limiter in memory' }),
+    ],
+  };
+}
+
+/** The Manager's ports on the embedded backends, in place of MongoDB and RabbitMQ. */
+export function managerInfrastructure(backends: Backends, config: ManagerConfig): ManagerInfrastructure {
+  return {
+    imports: [],
+    providers: [
+      { provide: CONNECTION_REPOSITORY, useValue: backends.connections },
+      { provide: ACTIVE_EXECUTION_CHECKER, useValue: new MemoryActiveExecutionChecker(backends.jobs) },
+      { provide: JOB_REPOSITORY, useValue: new MemoryJobRepository(backends.jobs) },
+      {
+        provide: JOB_PUBLISHER,
+        inject: [MANAGER_CLOCK],
+        useFactory: (clock: Clock) => new InProcessJobPublisher(backends.queue, config.amqp.workQueue, config.keyRing.current().internalHmac, clock),
+      },
+      embeddedProbes(backends),
+    ],
+  };
+}
+
+/** The Worker's ports on the embedded backends, in place of MongoDB, RabbitMQ and S3. */
+export function workerInfrastructure(backends: Backends, config: WorkerConfig, transport: InProcessJobQueueTransport): WorkerInfrastructure {
+  return {
+    imports: [],
+    providers: [
+      { provide: JOB_STORE, useValue: new MemoryJobStore(backends.jobs) },
+      { provide: WORKER_CONNECTION_RESOLVER, useValue: new MemoryConnectionResolver(backends.connections, config.ring) },
+      { provide: RESULT_STORE, useValue: backends.results },
+      { provide: EVENT_PUBLISHER, useValue: backends.events },
+      // The Worker drains its consumer through this token at shutdown.
+      { provide: JobQueueTransport, useValue: transport },
+      embeddedProbes(backends),
+    ],
+  };
+}

@@ -1,0 +1,88 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deriveSubKeys, openEnvelope } from '@fetcher/platform';
+import { v7 as uuidv7 } from 'uuid';
+import { loadWorkerConfig } from '../../worker/src/config/worker.config';
+import { InProcessJobPublisher } from './adapters/in-process/job-publisher.in-process';
+import { MemoryJobRepository } from './adapters/memory/job-repository.memory';
+import { DATA_LAYOUT, openBackends, type Backends } from './backends';
+import { appEnvironments, STANDALONE_WORK_QUEUE } from './config/app-env';
+import { loadStandaloneConfig } from './config/standalone.config';
+import { DEMO_CONFIG_NAME, registerDemoConnection } from './demo/demo-connection';
+import { DemoDatabase } from './demo/demo-database';
+import { DEMO_ROW_COUNTS } from './demo/demo-seed';
+import { startEmbeddedWorker, type EmbeddedWorker } from './worker-host';
+
+/** Polls `read` until it returns a value, for at most `timeoutMs`. */
+async function eventually<T>(read: () => T | undefined, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('the Worker on the embedded backends, fed by the in-process queue', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fetcher-standalone-worker-'));
+  const master = randomBytes(32);
+  const demo = new DemoDatabase();
+  let backends: Backends;
+  let worker: EmbeddedWorker | undefined;
+  let publisher: InProcessJobPublisher;
+
+  beforeAll(async () => {
+    const config = loadStandaloneConfig({ FETCHER_DATA_DIR: dataDir }, dataDir);
+    const workerConfig = loadWorkerConfig({ RESULT_SPOOL_DIR: join(dataDir, DATA_LAYOUT.spool), ...appEnvironments(config, master.toString('base64')).worker });
+    backends = await openBackends(dataDir);
+    await registerDemoConnection(backends.connections, workerConfig.ring, await demo.start(), new Date());
+    worker = await startEmbeddedWorker(backends, workerConfig, { logger: false });
+    publisher = new InProcessJobPublisher(backends.queue, STANDALONE_WORK_QUEUE, deriveSubKeys(master).internalHmac, { now: () => new Date() });
+  });
+
+  afterAll(async () => {
+    await worker?.close();
+    await demo.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs a signed job to completion and stores a result that the master key alone opens', async () => {
+    const jobs = new MemoryJobRepository(backends.jobs);
+    const job = {
+      id: uuidv7(),
+      status: 'pending' as const,
+      mappedFields: { [DEMO_CONFIG_NAME]: { 'shop.customers': ['id', 'email'], 'shop.products': ['*'] } },
+      metadata: { source: 'demo' },
+      requestHash: randomBytes(8).toString('hex'),
+      createdAt: new Date(),
+      completedAt: null,
+      dispatchedAt: null,
+      dispatchAttempts: 0,
+    };
+    await jobs.insert({ tenantId: 'default' }, job);
+    await publisher.publishExtractionRequested({ tenantId: 'default' }, job, 'req-1');
+
+    const done = await eventually(() => {
+      const stored = backends.jobs.get(job.id);
+      return stored && (stored.status === 'completed' || stored.status === 'failed') ? stored : undefined;
+    });
+    expect(done).toMatchObject({ status: 'completed', resultPath: `external-data/${job.id}.json` });
+
+    const keys = deriveSubKeys(master);
+    const stored = readFileSync(join(dataDir, DATA_LAYOUT.objects, done.resultPath!), 'utf8');
+    const plaintext = openEnvelope(keys.storage, stored);
+    expect(createHmac('sha256', keys.externalHmac).update(plaintext).digest('hex')).toBe(done.resultHmac);
+    const document = JSON.parse(plaintext.toString('utf8'));
+    expect(document.demo['shop.customers']).toHaveLength(DEMO_ROW_COUNTS.customers);
+    expect(document.demo['shop.customers'][0]).toEqual({ email: 'customer1@example.com', id: 1 });
+    expect(document.demo['shop.products']).toHaveLength(DEMO_ROW_COUNTS.products);
+
+    // The queue forgot the settled message, and the event went to the log.
+    expect(backends.queue.depth).toBe(0);
+    const events = readFileSync(join(dataDir, DATA_LAYOUT.events), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(events).toContainEqual(expect.objectContaining({ routingKey: 'job.completed', body: expect.objectContaining({ jobId: job.id, status: 'completed' }) }));
+  });
+});

@@ -1,0 +1,34 @@
+import type { INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { WorkerConfig } from '../../worker/src/config/worker.config';
+import { prepareSpoolDir } from '../../worker/src/jobs/result/spool-dir';
+import { WorkerModule } from '../../worker/src/worker.module';
+import { InProcessJobQueueTransport } from './adapters/in-process/job-queue.in-process';
+import type { Backends } from './backends';
+import { workerInfrastructure } from './standalone.infrastructure';
+
+export interface EmbeddedWorker {
+  /** Stops taking jobs, lets the ones in flight finish, then closes the Worker. */
+  close(): Promise<void>;
+}
+
+/**
+ * The Worker's own module on the embedded backends, consuming the in-process work queue through a
+ * Nest microservice transport, as it consumes RabbitMQ in production. It serves no HTTP: the
+ * Manager's `/health`, `/readyz` and `/metrics` speak for the process.
+ */
+export async function startEmbeddedWorker(backends: Backends, config: WorkerConfig, options: { logger?: false } = {}): Promise<EmbeddedWorker> {
+  await prepareSpoolDir(config.storage.spoolDir);
+  const transport = new InProcessJobQueueTransport(backends.queue, config.amqp.concurrency);
+  const app: INestMicroservice = await NestFactory.createMicroservice(WorkerModule.forRoot(config, workerInfrastructure(backends, config, transport)), {
+    strategy: transport,
+    ...(options.logger === false ? { logger: false } : {}),
+  });
+  await app.listen();
+  return {
+    close: async () => {
+      await transport.drain();
+      await app.close();
+    },
+  };
+}

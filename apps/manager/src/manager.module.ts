@@ -1,4 +1,4 @@
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type ModuleMetadata, type Provider } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { loggerModuleOptions, PlatformModule } from '@fetcher/platform';
@@ -27,6 +27,17 @@ import { SCHEMA_CACHE_INVALIDATOR } from './ports/schema-cache-invalidator.port'
 export interface ManagerModuleOptions {
   /** Tests give each run its own Redis key space (or share one on purpose). */
   readonly redisKeyPrefix?: string;
+  /** Another host's adapters (the standalone service's embedded backends) in place of MongoDB and RabbitMQ. */
+  readonly infrastructure?: ManagerInfrastructure;
+}
+
+/**
+ * Adapters that replace the production ones: `imports` replace the MongoDB module, and `providers`
+ * are bound after the module's own, so each replaces the provider of the same token.
+ */
+export interface ManagerInfrastructure {
+  readonly imports: NonNullable<ModuleMetadata['imports']>;
+  readonly providers: readonly Provider[];
 }
 
 /**
@@ -49,7 +60,7 @@ export class ManagerModule {
           deploymentMode: config.deploymentMode,
           drainDelaySec: config.drainDelaySec,
         }),
-        MongoModule.forRoot(config.mongo),
+        ...(options.infrastructure ? options.infrastructure.imports : [MongoModule.forRoot(config.mongo)]),
         RedisModule.forRoot({ settings: config.redis, keyPrefix: options.redisKeyPrefix }),
       ],
       controllers: [...CONNECTION_CONTROLLERS],
@@ -69,6 +80,7 @@ export class ManagerModule {
         { provide: CONNECTION_RESOLVER, useExisting: ConnectionDirectory },
         engineProvider,
         ...CONNECTION_HANDLERS,
+        ...(options.infrastructure?.providers ?? []),
       ],
     };
   }

@@ -3,7 +3,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { fastifyRequestIdOptions } from '@fetcher/platform';
 import { Logger } from 'nestjs-pino';
 import type { ManagerConfig } from '../config/manager.config';
-import { ManagerModule } from '../manager.module';
+import { type ManagerInfrastructure, ManagerModule } from '../manager.module';
 import { RawBody } from './json-body';
 import { buildOpenApiDocument, mountSwagger } from './openapi';
 
@@ -15,6 +15,8 @@ export interface ManagerAppOptions {
   readonly logger?: false;
   /** Tests give each Manager their own Redis key space (or share one on purpose). */
   readonly redisKeyPrefix?: string;
+  /** Adapters in place of the production ones (the standalone service); see ManagerModule. */
+  readonly infrastructure?: ManagerInfrastructure;
 }
 
 /** Signals are main.ts's business (runGracefully drains first); tests close the app themselves. */
@@ -26,7 +28,10 @@ export interface ManagerAppOptions {
  */
 export async function createManagerApp(config: ManagerConfig, options: ManagerAppOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, ...fastifyRequestIdOptions });
-  const app = await NestFactory.create<NestFastifyApplication>(ManagerModule.forRoot(config, options.redisKeyPrefix === undefined ? {} : { redisKeyPrefix: options.redisKeyPrefix }), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(ManagerModule.forRoot(config, {
+      ...(options.redisKeyPrefix === undefined ? {} : { redisKeyPrefix: options.redisKeyPrefix }),
+      ...(options.infrastructure === undefined ? {} : { infrastructure: options.infrastructure }),
+    }), adapter, {
     bodyParser: false,
     abortOnError: false,
     bufferLogs: options.logger !== false,

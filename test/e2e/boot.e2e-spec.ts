@@ -1,38 +1,48 @@
 import { once } from 'node:events';
+import { type MongoTestServer, startMongoTestServer } from '@fetcher/mongo-test-server';
 import { type AppProcess, freePort, runApp, startApp } from './support/app-process';
+import { managerEnv } from './support/manager-env';
 
-describe('the built apps boot, answer /health and stop on SIGTERM', () => {
+// The Worker boots with its full environment (MongoDB, RabbitMQ, object storage) in worker-job.e2e-spec.ts.
+describe('the built Manager boots, answers /health and stops on SIGTERM', () => {
   const started: AppProcess[] = [];
+  let mongo: MongoTestServer;
+  beforeAll(async () => {
+    mongo = await startMongoTestServer();
+  });
   afterAll(async () => {
     await Promise.all(started.map((app) => app.stop()));
+    await mongo?.close();
   });
 
   it('manager', async () => {
     const port = await freePort();
-    const app = await startApp('manager', port, { SERVER_ADDRESS: `127.0.0.1:${port}`, VERSION: '9.9.9' });
+    const app = await startApp('manager', port, managerEnv(mongo.uri, port, { VERSION: '9.9.9' }));
     started.push(app);
     expect(await (await fetch(`${app.baseUrl}/health`)).json()).toEqual({ status: 'healthy' });
     expect(await (await fetch(`${app.baseUrl}/version`)).json()).toMatchObject({ version: '9.9.9' });
-    const exit = await app.stop();
-    expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
-  });
-
-  it('worker', async () => {
-    const port = await freePort();
-    const app = await startApp('worker', port, { HEALTH_PORT: String(port) });
-    started.push(app);
-    expect(await (await fetch(`${app.baseUrl}/health`)).json()).toEqual({ status: 'healthy' });
+    const readyz = (await (await fetch(`${app.baseUrl}/readyz`)).json()) as { checks: Record<string, { status: string }> };
+    expect(readyz.checks.mongodb.status).toBe('up');
     const exit = await app.stop();
     expect(exit.code === 0 || exit.signal === 'SIGTERM').toBe(true);
   });
 
   it('manager refuses a bad SERVER_ADDRESS with a message naming the variable, not its value', async () => {
-    const child = runApp('manager', { SERVER_ADDRESS: 'private-host:99999' });
+    const child = runApp('manager', { ...managerEnv(mongo.uri, 1), SERVER_ADDRESS: 'private-host:99999' });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).toBe(1);
     expect(stderr).toContain('SERVER_ADDRESS');
     expect(stderr).not.toContain('private-host');
+  });
+
+  it('manager refuses multi-tenant mode with a clear message', async () => {
+    const child = runApp('manager', { ...managerEnv(mongo.uri, 1), MULTI_TENANT_ENABLED: 'true' });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(stderr).toContain('MULTI_TENANT_ENABLED: multi-tenant mode is not available in this release');
   });
 });

@@ -16,6 +16,8 @@ async function main(): Promise<void> {
   if (config.storage.ttl) logger.log(`OBJECT_STORAGE_TTL is ${config.storage.ttl}; expiry is the bucket's lifecycle rule`);
   const app = await NestFactory.create<NestFastifyApplication>(WorkerModule.forRoot(config), new FastifyAdapter(), { bufferLogs: true });
   app.connectMicroservice({ strategy: app.get(JobQueueTransport) });
+  // Command handlers are registered at bootstrap; consuming before that would dead-letter deliveries.
+  await app.init();
   await app.startAllMicroservices();
   await app.listen(config.health.port, '0.0.0.0');
   // SIGTERM/SIGINT: /readyz goes 503, then the consumer stops and in-flight jobs finish, then

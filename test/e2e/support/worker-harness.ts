@@ -39,6 +39,8 @@ export interface WorkerWorld {
   env(extra?: Record<string, string>): Record<string, string>;
   close(): Promise<void>;
   stopS3(): Promise<void>;
+  /** Starts object storage again on the same port and directory. */
+  restartS3(): Promise<void>;
 }
 
 export async function startWorkerWorld(): Promise<WorkerWorld> {
@@ -90,9 +92,15 @@ export async function startWorkerWorld(): Promise<WorkerWorld> {
     s3server = undefined;
     await server?.close();
   };
+  const restartS3 = async () => {
+    const server = new S3rver({ port: s3Port, address: '127.0.0.1', silent: true, directory: s3Dir });
+    await server.run();
+    s3server = server;
+  };
   return {
     id, workQueue, eventsExchange, bucket, prefix, spoolDir, s3, s3Port, mongo, mongoClient, db, amqp, channel, deadLetters, events,
     stopS3,
+    restartS3,
     env: (extra = {}) => ({
       ENV_NAME: 'test',
       APP_ENC_KEY: MASTER_KEY.toString('base64'),

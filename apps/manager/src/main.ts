@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { loadDotEnvIfLocal, runGracefully } from '@fetcher/platform';
+import { logPluginAuthConnectivity } from './auth/plugin-auth.health';
 import { loadManagerConfig } from './config/manager.config';
 import { createManagerApp } from './http/http-app';
 
@@ -11,6 +12,7 @@ async function main(): Promise<void> {
   const app = await createManagerApp(config);
   const logger = new Logger('manager');
   for (const warning of config.warnings) logger.warn(warning);
+  void logPluginAuthConnectivity(config.pluginAuth, logger);
   runGracefully(app, { drainDelaySec: config.drainDelaySec, logger });
   await app.listen({ port: config.http.port, host: config.http.host ?? '0.0.0.0' });
   logger.log(`listening on ${config.http.host ?? '0.0.0.0'}:${config.http.port}`);

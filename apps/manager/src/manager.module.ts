@@ -13,6 +13,7 @@ import { RedisRateLimiter } from './adapters/redis/rate-limiter.redis';
 import { RedisModule } from './adapters/redis/redis.module';
 import { RedisSchemaCache } from './adapters/redis/schema-cache.redis';
 import { MANAGER_CONFIG, type ManagerConfig } from './config/manager.config';
+import { PLUGIN_AUTH_OPTIONS } from './auth/plugin-auth.options';
 import { ConnectionDirectory } from './connections/connection-directory';
 import { CONNECTION_CONTROLLERS, CONNECTION_HANDLERS } from './connections/connection.handlers';
 import { ErrorFilter } from './http/error.filter';
@@ -70,6 +71,7 @@ export class ManagerModule {
         ErrorFilter,
         { provide: APP_FILTER, useExisting: ErrorFilter },
         probesProvider,
+        { provide: PLUGIN_AUTH_OPTIONS, useValue: config.pluginAuth },
         // Connections
         { provide: CONNECTION_REPOSITORY, useClass: MongoConnectionRepository },
         { provide: ACTIVE_EXECUTION_CHECKER, useClass: MongoActiveExecutionChecker },

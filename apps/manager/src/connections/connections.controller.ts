@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Patch,
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
+import { Authorize } from '../auth/authorize.decorator';
 import { MANAGER_CONFIG, type ManagerConfig } from '../config/manager.config';
 import { ErrorBody, FieldErrorBody, NumericErrorBody, SchemaValidationErrorBody } from '../http/error-bodies';
 import { parseJsonObject } from '../http/json-body';
@@ -46,6 +47,8 @@ function listQueries(): MethodDecorator {
 @ApiTags('connections')
 @ApiBearerAuth('bearer')
 @ApiResponse({ status: 400, description: 'Validation error (E1)', type: ErrorBody })
+@ApiResponse({ status: 401, description: 'Missing or unreadable token (plain text), when authorization is on' })
+@ApiResponse({ status: 403, description: 'Not authorized (plain text), when authorization is on' })
 @ApiResponse({ status: 500, description: 'Internal error (E8)', type: ErrorBody })
 @Controller('v1/management/connections')
 export class ConnectionsController {
@@ -56,6 +59,7 @@ export class ConnectionsController {
   ) {}
 
   @Post()
+  @Authorize('connections', 'post')
   @HttpCode(201)
   @ApiOperation({ operationId: 'createConnection', summary: 'Register a datasource connection (no connectivity test)' })
   @ApiHeader(PRODUCT_HEADER)
@@ -71,6 +75,7 @@ export class ConnectionsController {
   }
 
   @Get()
+  @Authorize('connections', 'get')
   @ApiOperation({ operationId: 'listConnections', summary: 'List connections (internal datasources first on page 1)' })
   @ApiHeader({ name: 'X-Product-Name', required: false, description: 'Filter on the owning product' })
   @listQueries()
@@ -85,6 +90,7 @@ export class ConnectionsController {
   }
 
   @Post('validate-schema')
+  @Authorize('connections', 'post')
   @HttpCode(200)
   @ApiOperation({ operationId: 'validateSchema', summary: 'Check that datasources, tables and fields exist' })
   @ApiBody({ type: ValidateSchemaRequest })
@@ -96,6 +102,7 @@ export class ConnectionsController {
   }
 
   @Get('unassigned')
+  @Authorize('connections', 'get')
   @ApiOperation({ operationId: 'listUnassignedConnections', summary: 'List connections without a product' })
   @listQueries()
   @ApiResponse({ status: 200, type: ConnectionListResponse })
@@ -105,6 +112,7 @@ export class ConnectionsController {
   }
 
   @Get(':id')
+  @Authorize('connections', 'get')
   @ApiOperation({ operationId: 'getConnection', summary: 'Read one connection' })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiResponse({ status: 200, type: ConnectionResponse })
@@ -114,6 +122,7 @@ export class ConnectionsController {
   }
 
   @Patch(':id')
+  @Authorize('connections', 'patch')
   @ApiOperation({ operationId: 'updateConnection', summary: 'Change a connection' })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiBody({ type: UpdateConnectionRequest })
@@ -128,6 +137,7 @@ export class ConnectionsController {
   }
 
   @Delete(':id')
+  @Authorize('connections', 'delete')
   @HttpCode(204)
   @ApiOperation({ operationId: 'deleteConnection', summary: 'Delete a connection (soft)' })
   @ApiParam({ name: 'id', format: 'uuid' })
@@ -139,6 +149,7 @@ export class ConnectionsController {
   }
 
   @Post(':id/test')
+  @Authorize('connections', 'post')
   @HttpCode(200)
   @ApiOperation({ operationId: 'testConnection', summary: 'Dial the datasource once (rate limited: 10 per minute per connection)' })
   @ApiParam({ name: 'id', format: 'uuid' })
@@ -149,6 +160,7 @@ export class ConnectionsController {
   }
 
   @Get(':id/schema')
+  @Authorize('connections', 'get')
   @ApiOperation({ operationId: 'getConnectionSchema', summary: 'Discover the schema live' })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiResponse({ status: 200, type: ConnectionSchemaResponse })
@@ -157,6 +169,7 @@ export class ConnectionsController {
   }
 
   @Post(':id/assign')
+  @Authorize('connections', 'post')
   @HttpCode(200)
   @ApiOperation({ operationId: 'assignConnection', summary: 'Give an unassigned connection its product (once)' })
   @ApiParam({ name: 'id', format: 'uuid' })

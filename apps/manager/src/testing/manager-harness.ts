@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { getConnectionToken } from '@nestjs/mongoose';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Connection, mongo } from 'mongoose';
 import { loadManagerConfig, type ManagerConfig } from '../config/manager.config';
 import { createManagerApp } from '../http/http-app';
 import { managerTestEnv } from './manager-test-env';
@@ -49,6 +51,18 @@ export class ManagerHarness {
       text: res.body,
       json: <T>() => JSON.parse(res.body) as T,
     };
+  }
+
+  /** A collection of the Manager's database, for seeding and inspecting documents. */
+  collection(name: 'connection' | 'job'): mongo.Collection {
+    return this.app.get<Connection>(getConnectionToken()).collection(name);
+  }
+
+  /** Creates a connection through the API and returns its response body. */
+  async create(body: Record<string, unknown>, product = 'reporter'): Promise<Record<string, unknown>> {
+    const res = await this.request('POST', '/v1/management/connections', { headers: { 'x-product-name': product }, body });
+    if (res.status !== 201) throw new Error(`create answered ${res.status}: ${res.text}`);
+    return res.json();
   }
 
   close(): Promise<void> {

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { Client } from 'pg';
-import { type AppProcess, freePort, startApp } from './support/app-process';
+import { type AppProcess, freePort, runApp, startApp } from './support/app-process';
 import {
   jobBody, jobDoc, listObjects, publishJob, readResult, seedConnection, seedJob, signedHeaders, startWorkerWorld, until, type WorkerWorld,
 } from './support/worker-harness';
@@ -80,5 +81,30 @@ describe('worker: a job end to end', () => {
     const ids = world.events.filter((e) => e.properties.headers?.['ce-subject']?.toString() === jobId).map((e) => e.properties.headers?.['ce-id']?.toString());
     expect(ids).toEqual([`fetcher.job.completed.${jobId}`]);
     expect((await listObjects(world)).filter((k) => k.includes(jobId))).toHaveLength(1);
+  });
+
+  it('refuses a bad configuration naming the variable, never its value', async () => {
+    const child = runApp('worker', world.env({ OBJECT_STORAGE_ENDPOINT: 'https://operator:hunter2@s3.example.com', STREAMING_ENABLED: 'false' }));
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(1);
+    expect(stderr).toContain('OBJECT_STORAGE_ENDPOINT');
+    expect(stderr).toContain('STREAMING_ENABLED=true is required for mandatory job event notifications');
+    expect(stderr).not.toContain('hunter2');
+  });
+
+  it('stops on SIGTERM: /readyz answers 503 while draining, then the process exits 0', async () => {
+    const port = await freePort();
+    const second = await startApp('worker', port, world.env({ HEALTH_PORT: String(port), READYZ_DRAIN_DELAY_SEC: '2' }));
+    const exited = once(second.child, 'exit');
+    second.child.kill('SIGTERM');
+    const draining = await until(async () => {
+      const response = await fetch(`${second.baseUrl}/readyz`).catch(() => undefined);
+      return response?.status === 503 ? response : undefined;
+    }, 10_000, 'the drain');
+    expect(((await draining.json()) as { checks: Record<string, unknown> }).checks).toHaveProperty('draining');
+    const [code] = (await exited) as [number | null];
+    expect(code).toBe(0);
   });
 });

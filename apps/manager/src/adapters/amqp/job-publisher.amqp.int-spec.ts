@@ -1,0 +1,194 @@
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { createTenantContext } from '@fetcher/engine';
+import amqplib, { type Channel, type ChannelModel, type ConsumeMessage, type GetMessage } from 'amqplib';
+import { v7 as uuidv7 } from 'uuid';
+import type { Job } from '../../jobs/job';
+import { FakeClock } from '../../testing/fake-clock';
+import { pollUntil } from '../../testing/poll';
+import { TcpProxy } from '../../testing/tcp-proxy';
+import { AmqpJobPublisher, PublishError } from './job-publisher.amqp';
+import { RabbitMqReadinessProbe } from './rabbitmq.probe';
+
+const BROKER = 'amqp://guest:guest@127.0.0.1:5672';
+const tenant = createTenantContext('default', 'req-it');
+
+function aJob(): Job {
+  return {
+    id: uuidv7(),
+    status: 'pending',
+    mappedFields: { 'pg-main': { transactions: ['id', 'amount'] } },
+    filters: { 'pg-main': { transactions: { status: { eq: ['completed'] } } } },
+    metadata: { source: 'reporter' },
+    requestHash: 'h',
+    createdAt: new Date('2026-11-29T10:00:00.123Z'),
+    completedAt: null,
+    dispatchedAt: null,
+    dispatchAttempts: 0,
+  };
+}
+
+/** The Worker's check, written out with node:crypto only, so it does not share a bug with the signer. */
+function independentSignature(key: Buffer, message: ConsumeMessage | GetMessage, queue: string): string {
+  const headers = message.properties.headers ?? {};
+  const jobId = (JSON.parse(message.content.toString('utf8')) as { jobId: string }).jobId;
+  return createHmac('sha256', key)
+    .update(`${String(headers.t)}\nv1\n\n${jobId}\n\n${queue}\n`, 'utf8')
+    .update(message.content)
+    .digest('hex');
+}
+
+describe('AmqpJobPublisher against a real RabbitMQ', () => {
+  const key = randomBytes(32);
+  const queues: string[] = [];
+  const publishers: AmqpJobPublisher[] = [];
+  let admin: ChannelModel;
+  let channel: Channel;
+
+  beforeAll(async () => {
+    admin = await amqplib.connect(BROKER);
+    channel = await admin.createChannel();
+  });
+  afterAll(async () => {
+    await Promise.all(publishers.map((p) => p.onApplicationShutdown()));
+    for (const queue of queues) await channel.deleteQueue(queue);
+    await admin.close();
+  });
+
+  function setup(url = BROKER, breakerNow?: () => number) {
+    const queue = `fetcher.it.jobs.${randomUUID()}`;
+    queues.push(queue);
+    const clock = new FakeClock(new Date());
+    const sut = new AmqpJobPublisher(
+      { url, workQueue: queue, signingKey: key, reconnectSeconds: 0.2, confirmTimeoutMs: 2_000, ...(breakerNow ? { breaker: { now: breakerNow } } : {}) },
+      clock,
+    );
+    publishers.push(sut);
+    return { sut, queue, clock, probe: new RabbitMqReadinessProbe(sut) };
+  }
+
+  async function nextMessage(queue: string): Promise<GetMessage> {
+    return pollUntil(async () => (await channel.get(queue, { noAck: true })) || undefined);
+  }
+
+  it('publishes a persistent JSON message whose signature an independent verifier accepts', async () => {
+    const { sut, queue, clock, probe } = setup();
+    await sut.waitForConnection(5_000);
+    const job = aJob();
+    await sut.publishExtractionRequested(tenant, job, 'req-42');
+    const message = await nextMessage(queue);
+
+    expect(message.content.toString('utf8')).toBe(
+      `{"createdAt":"2026-11-29T10:00:00.123Z","filters":{"pg-main":{"transactions":{"status":{"eq":["completed"]}}}},"jobId":"${job.id}",` +
+        '"mappedFields":{"pg-main":{"transactions":["id","amount"]}},"metadata":{"source":"reporter"}}',
+    );
+    expect(message.properties).toMatchObject({ deliveryMode: 2, contentType: 'application/json' });
+    expect(message.fields).toMatchObject({ exchange: '', routingKey: queue });
+    const headers = message.properties.headers!;
+    expect(headers).toEqual({
+      jobId: job.id,
+      'X-Request-Id': 'req-42',
+      'x-retry-count': 0,
+      'x-message-signature': expect.stringMatching(/^[0-9a-f]{64}$/),
+      t: String(Math.floor(clock.now().getTime() / 1000)),
+      'signature-version': 'v1',
+    });
+    expect(headers['x-message-signature']).toBe(independentSignature(key, message, queue));
+    expect(await probe.check()).toEqual({ status: 'up', breaker_state: 'closed' });
+  });
+
+  it('declares the work queue dead-lettering to fetcher.dlx', async () => {
+    const { sut, queue } = setup();
+    await sut.waitForConnection(5_000);
+    await sut.publishExtractionRequested(tenant, aJob(), 'r');
+    // Re-declaring with the same arguments succeeds only if they match what the publisher declared.
+    await expect(
+      channel.assertQueue(queue, { durable: true, arguments: { 'x-dead-letter-exchange': 'fetcher.dlx', 'x-dead-letter-routing-key': 'fetcher.dlq.key' } }),
+    ).resolves.toMatchObject({ messageCount: 1 });
+  });
+
+  it('counts a returned (unroutable) message as a failure', async () => {
+    const { sut, queue } = setup();
+    await sut.waitForConnection(5_000);
+    await sut.publishExtractionRequested(tenant, aJob(), 'r'); // opens the channel and declares the queue
+    await channel.deleteQueue(queue);
+    // The retry's fresh channel declares the queue again, so only the first attempt is returned.
+    await sut.publishExtractionRequested(tenant, aJob(), 'r');
+    expect((await nextMessage(queue)).properties.headers?.jobId).toBeDefined();
+  });
+
+  it('fails at once while the broker is unreachable and publishes again once it is back, without a restart', async () => {
+    const proxy = new TcpProxy('127.0.0.1', 5672);
+    await proxy.start();
+    try {
+      const { sut, queue, probe } = setup(`amqp://guest:guest@127.0.0.1:${proxy.port}`);
+      await sut.waitForConnection(5_000);
+      await sut.publishExtractionRequested(tenant, aJob(), 'before');
+      await nextMessage(queue);
+
+      proxy.cut();
+      await pollUntil(() => !sut.health().connected);
+      await expect(sut.publishExtractionRequested(tenant, aJob(), 'during')).rejects.toBeInstanceOf(PublishError);
+      expect(await probe.check()).toMatchObject({ status: 'down', error: 'not connected' });
+
+      proxy.restore();
+      await pollUntil(() => sut.health().connected, 15_000);
+      const job = aJob();
+      await sut.publishExtractionRequested(tenant, job, 'after');
+      expect((await nextMessage(queue)).properties.headers?.jobId).toBe(job.id);
+      await sut.onApplicationShutdown();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('opens the breaker after five failed publishes, and lets one trial through after the cool-down', async () => {
+    const proxy = new TcpProxy('127.0.0.1', 5672);
+    await proxy.start();
+    let now = 1_000_000;
+    try {
+      const { sut, queue, probe } = setup(`amqp://guest:guest@127.0.0.1:${proxy.port}`, () => now);
+      await sut.waitForConnection(5_000);
+      proxy.cut();
+      await pollUntil(() => !sut.health().connected);
+      for (let i = 0; i < 5; i++) await expect(sut.publishExtractionRequested(tenant, aJob(), 'r')).rejects.toMatchObject({ reason: 'not_connected' });
+      await expect(sut.publishExtractionRequested(tenant, aJob(), 'r')).rejects.toMatchObject({ reason: 'circuit_open' });
+      expect(await probe.check()).toEqual({ status: 'down', error: 'circuit breaker open', breaker_state: 'open' });
+
+      proxy.restore();
+      await pollUntil(() => sut.health().connected, 15_000);
+      now += 30_000;
+      expect(await probe.check()).toMatchObject({ status: 'degraded', breaker_state: 'half-open' });
+      await sut.publishExtractionRequested(tenant, aJob(), 'trial');
+      expect(sut.health().breakerState).toBe('closed');
+      await nextMessage(queue);
+      await sut.onApplicationShutdown();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('shuts down promptly while the broker is unreachable', async () => {
+    const proxy = new TcpProxy('127.0.0.1', 5672);
+    await proxy.start();
+    try {
+      const { sut } = setup(`amqp://guest:guest@127.0.0.1:${proxy.port}`);
+      await sut.waitForConnection(5_000);
+      await sut.publishExtractionRequested(tenant, aJob(), 'r');
+      proxy.cut();
+      await pollUntil(() => !sut.health().connected);
+      await sut.onApplicationShutdown();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('shuts down promptly when the broker refuses connections', async () => {
+    const proxy = new TcpProxy('127.0.0.1', 5672);
+    await proxy.start();
+    const port = proxy.port;
+    await proxy.close();
+    const { sut } = setup(`amqp://guest:guest@127.0.0.1:${port}`);
+    await expect(sut.publishExtractionRequested(tenant, aJob(), 'r')).rejects.toMatchObject({ reason: 'not_connected' });
+    await sut.onApplicationShutdown();
+  });
+});

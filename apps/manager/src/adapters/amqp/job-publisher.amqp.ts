@@ -1,0 +1,185 @@
+import { Logger, type OnApplicationShutdown } from '@nestjs/common';
+import type { TenantContext } from '@fetcher/engine';
+import { assertFetcherTopology, CircuitBreaker, type BreakerState, envelopeHeaders, FETCHER_TOPOLOGY } from '@fetcher/platform';
+import amqp, { type AmqpConnectionManager } from 'amqp-connection-manager';
+import type { ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
+import { extractionRequestedBody } from '../../jobs/extraction-requested.message';
+import type { Job } from '../../jobs/job';
+import type { Clock } from '../../ports/clock.port';
+import type { JobPublisher } from '../../ports/job-publisher.port';
+
+export interface AmqpJobPublisherSettings {
+  readonly url: string;
+  /** The routing key on the default exchange, so the work queue's name. */
+  readonly workQueue: string;
+  /** The internal HMAC key of the current key ring entry. */
+  readonly signingKey: Buffer;
+  readonly confirmTimeoutMs?: number;
+  /** Seconds between reconnection attempts after the broker went away. */
+  readonly reconnectSeconds?: number;
+  readonly breaker?: { readonly threshold?: number; readonly coolDownMs?: number; readonly now?: () => number };
+}
+
+/** Why one publish attempt failed; never carries driver text. */
+export class PublishError extends Error {
+  constructor(readonly reason: 'not_connected' | 'circuit_open' | 'nacked' | 'unroutable' | 'confirm_timeout' | 'channel_failed') {
+    super(`publish failed: ${reason}`);
+    this.name = 'PublishError';
+  }
+}
+
+const ATTEMPTS = 2;
+
+interface ChannelEntry {
+  readonly model: ChannelModel;
+  channel: Promise<ConfirmChannel>;
+  readonly returned: Set<string>;
+}
+
+/**
+ * Publishes job requests to the work queue on the default exchange: persistent, mandatory,
+ * confirmed. amqp-connection-manager keeps one connection alive and reconnects after the broker
+ * comes back; the publisher itself never queues a message while disconnected, it fails at once
+ * so the HTTP caller hears about it (the job is then failed, or swept later). Each publish gets up
+ * to two attempts, the second on a fresh channel; a circuit breaker stops the hammering when the
+ * broker keeps failing.
+ */
+export class AmqpJobPublisher implements JobPublisher, OnApplicationShutdown {
+  private readonly logger = new Logger(AmqpJobPublisher.name);
+  readonly #settings: AmqpJobPublisherSettings;
+  readonly #clock: Clock;
+  readonly #breaker: CircuitBreaker;
+  readonly #manager: AmqpConnectionManager;
+  #channel?: ChannelEntry;
+  #closed = false;
+
+  constructor(settings: AmqpJobPublisherSettings, clock: Clock) {
+    this.#settings = settings;
+    this.#clock = clock;
+    this.#breaker = new CircuitBreaker('fetcher.rabbitmq.publisher', {
+      threshold: settings.breaker?.threshold ?? 5,
+      coolDownMs: settings.breaker?.coolDownMs ?? 30_000,
+      halfOpenMaxTrials: 1,
+      ...(settings.breaker?.now ? { now: settings.breaker.now } : {}),
+    });
+    this.#manager = amqp.connect([settings.url], {
+      reconnectTimeInSeconds: settings.reconnectSeconds ?? 5,
+      heartbeatIntervalInSeconds: 5,
+    });
+    // Without listeners these events would be unhandled; the URL can carry credentials, so only the error name is logged.
+    this.#manager.on('connect', () => this.logger.log('connected to RabbitMQ'));
+    this.#manager.on('disconnect', ({ err }) => this.logger.warn(`disconnected from RabbitMQ (${err?.name ?? 'closed'})`));
+    this.#manager.on('connectFailed', ({ err }) => this.logger.warn(`cannot reach RabbitMQ (${err?.name ?? 'error'}); retrying`));
+  }
+
+  /** For readiness: whether a connection is up, and the breaker's state. */
+  health(): { connected: boolean; breakerState: BreakerState } {
+    return { connected: this.#manager.isConnected(), breakerState: this.#breaker.state };
+  }
+
+  /** Resolves once connected (the topology is then declared on first use), or rejects after `timeoutMs`. */
+  async waitForConnection(timeoutMs: number): Promise<void> {
+    await this.#manager.connect({ timeout: timeoutMs });
+  }
+
+  async publishExtractionRequested(tenant: TenantContext, job: Job, requestId: string): Promise<void> {
+    const body = extractionRequestedBody(job);
+    if (!this.#breaker.tryAcquire()) throw new PublishError('circuit_open');
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      try {
+        await this.#publishOnce(job, body, requestId);
+        this.#breaker.recordSuccess();
+        return;
+      } catch (error) {
+        lastError = error;
+        this.logger.warn(`publish attempt ${attempt} for job ${job.id} failed (${error instanceof PublishError ? error.reason : 'error'})`);
+        this.#dropChannel(); // the retry goes out on a fresh channel
+      }
+    }
+    this.#breaker.recordFailure();
+    throw lastError;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#dropChannel();
+    await this.#manager.close();
+  }
+
+  async #publishOnce(job: Job, body: Buffer, requestId: string): Promise<void> {
+    const { channel, returned } = await this.#confirmChannel();
+    const queue = this.#settings.workQueue;
+    // Single-tenant: no tenant header, and the signature binds an empty tenant id.
+    const headers = envelopeHeaders({
+      key: this.#settings.signingKey,
+      tenantId: '',
+      exchange: '',
+      routingKey: queue,
+      body,
+      jobId: job.id,
+      now: this.#clock.now(),
+      requestId,
+    });
+    const signature = headers['x-message-signature'] as string;
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new PublishError('confirm_timeout')), this.#settings.confirmTimeoutMs ?? 5_000);
+      try {
+        channel.publish('', queue, body, { persistent: true, mandatory: true, contentType: 'application/json', headers }, (error) => {
+          clearTimeout(timer);
+          // The broker sends basic.return before the ack of the same message, so an unroutable one is known by now.
+          if (error) reject(new PublishError('nacked'));
+          else if (returned.delete(signature)) reject(new PublishError('unroutable'));
+          else resolve();
+        });
+      } catch {
+        clearTimeout(timer);
+        reject(new PublishError('channel_failed'));
+      }
+    });
+  }
+
+  /** One confirm channel per connection, with the topology declared on it first; recreated after any failure. */
+  async #confirmChannel(): Promise<{ channel: ConfirmChannel; returned: Set<string> }> {
+    const model = this.#manager.connection;
+    if (!model) throw new PublishError('not_connected');
+    let entry = this.#channel;
+    if (!entry || entry.model !== model) {
+      this.#dropChannel();
+      const created: ChannelEntry = { model, returned: new Set<string>(), channel: Promise.resolve(undefined as never) };
+      created.channel = this.#openChannel(created);
+      this.#channel = entry = created;
+      // A failed open must not stay cached.
+      created.channel.catch(() => {
+        if (this.#channel === created) this.#channel = undefined;
+      });
+    }
+    try {
+      return { channel: await entry.channel, returned: entry.returned };
+    } catch (error) {
+      this.logger.warn(`opening a RabbitMQ channel failed (${error instanceof Error ? error.name : 'error'})`);
+      throw new PublishError('channel_failed');
+    }
+  }
+
+  async #openChannel(entry: ChannelEntry): Promise<ConfirmChannel> {
+    const channel = await entry.model.createConfirmChannel();
+    channel.on('error', (error: Error) => this.logger.warn(`RabbitMQ channel error (${error.name})`));
+    channel.on('close', () => {
+      if (this.#channel === entry) this.#channel = undefined;
+    });
+    channel.on('return', (message: ConsumeMessage) => {
+      const signature: unknown = message.properties.headers?.['x-message-signature'];
+      if (typeof signature === 'string') entry.returned.add(signature);
+    });
+    await assertFetcherTopology(channel, { workQueue: this.#settings.workQueue, eventsExchange: FETCHER_TOPOLOGY.defaultEventsExchange });
+    return channel;
+  }
+
+  #dropChannel(): void {
+    const current = this.#channel;
+    this.#channel = undefined;
+    if (current) void current.channel.then((ch) => ch.close()).catch(() => undefined);
+  }
+}

@@ -1,6 +1,7 @@
-import type { ModuleMetadata, Provider } from '@nestjs/common';
+import type { Provider } from '@nestjs/common';
 import { PROBES, staticProbe } from '@fetcher/platform';
 import type { ManagerConfig } from '../../manager/src/config/manager.config';
+import type { ManagerInfrastructure } from '../../manager/src/manager.module';
 import { ACTIVE_EXECUTION_CHECKER } from '../../manager/src/ports/active-execution-checker.port';
 import { CONNECTION_REPOSITORY } from '../../manager/src/ports/connection-repository.port';
 import { CLOCK as MANAGER_CLOCK, type Clock } from '../../manager/src/ports/clock.port';
@@ -20,12 +21,6 @@ import { MemoryConnectionResolver } from './adapters/memory/connection-resolver.
 import { MemoryJobRepository } from './adapters/memory/job-repository.memory';
 import { MemoryJobStore } from './adapters/memory/job-store.memory';
 import type { Backends } from './backends';
-
-/** What the Manager's module accepts in place of its production adapters (bound after its own providers). */
-export interface ManagerInfrastructure {
-  readonly imports: NonNullable<ModuleMetadata['imports']>;
-  readonly providers: readonly Provider[];
-}
 
 /** The checks `/readyz` shows in standalone mode: the embedded backends, which are up while the process is. */
 function embeddedProbes(backends: Backends): Provider {

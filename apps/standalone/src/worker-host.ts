@@ -22,7 +22,8 @@ export async function startEmbeddedWorker(backends: Backends, config: WorkerConf
   const transport = new InProcessJobQueueTransport(backends.queue, config.amqp.concurrency);
   const app: INestMicroservice = await NestFactory.createMicroservice(WorkerModule.forRoot(config, workerInfrastructure(backends, config, transport)), {
     strategy: transport,
-    ...(options.logger === false ? { logger: false } : {}),
+    // Nest's own startup lines would bury the banner; warnings and errors still show.
+    logger: options.logger === false ? false : ['error', 'warn'],
   });
   await app.listen();
   return {

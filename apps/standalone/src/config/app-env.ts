@@ -31,6 +31,8 @@ export function appEnvironments(config: StandaloneConfig, masterKeyBase64: strin
     MULTI_TENANT_ENABLED: 'false',
     DEPLOYMENT_MODE: 'local',
     REDIS_HOST: undefined, // the schema cache and the rate limiter run in memory
+    // The banner is what a newcomer should see; request logs are one variable away.
+    LOG_LEVEL: user.LOG_LEVEL ?? 'warn',
   };
   return {
     manager: { ...common, SERVER_ADDRESS: `${config.http.host}:${config.http.port}` },

@@ -3,6 +3,7 @@ import type { KeyRing } from '@fetcher/platform';
 import type { StoredConnection } from '../../../manager/src/ports/connection-repository.port';
 import type { MemoryConnectionRepository } from '../adapters/memory/connection-repository.memory';
 import type { DemoDatabaseAddress } from './demo-database';
+import { DEMO_SCHEMA } from './demo-seed';
 
 export const DEMO_CONFIG_NAME = 'demo';
 export const DEMO_PRODUCT = 'demo';
@@ -22,7 +23,8 @@ export async function registerDemoConnection(
 ): Promise<'created' | 'updated' | 'kept'> {
   const tenant = { tenantId: 'default' };
   const { ciphertext, keyVersion } = ring.encryptCredential(DEMO_PASSWORD);
-  const fields = { host: address.host, port: address.port, databaseName: address.database, userName: address.user, passwordEncrypted: ciphertext, keyVersion };
+  // The schema makes GET /schema list the shop tables (its scope is the connection's schema).
+  const fields = { schema: DEMO_SCHEMA, host: address.host, port: address.port, databaseName: address.database, userName: address.user, passwordEncrypted: ciphertext, keyVersion };
   const existing = await connections.findLiveByName(tenant, DEMO_CONFIG_NAME);
   if (!existing) {
     const created: StoredConnection = {
@@ -40,7 +42,7 @@ export async function registerDemoConnection(
     return 'created';
   }
   if (existing.metadata?.description !== 'the standalone demo database (PGlite)') return 'kept';
-  if (existing.port === address.port && existing.host === address.host) return 'kept';
+  if (existing.port === address.port && existing.host === address.host && existing.schema === DEMO_SCHEMA) return 'kept';
   await connections.replace(tenant, { ...existing, ...fields, updatedAt: now });
   return 'updated';
 }

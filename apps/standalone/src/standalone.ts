@@ -1,0 +1,89 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Logger } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { loadManagerConfig } from '../../manager/src/config/manager.config';
+import { createManagerApp } from '../../manager/src/http/http-app';
+import { loadWorkerConfig } from '../../worker/src/config/worker.config';
+import { DATA_LAYOUT, openBackends, type Backends } from './backends';
+import { appEnvironments } from './config/app-env';
+import type { StandaloneConfig } from './config/standalone.config';
+import { registerDemoConnection } from './demo/demo-connection';
+import { DemoDatabase, type DemoDatabaseAddress } from './demo/demo-database';
+import { loadOrCreateMasterKey } from './keys/master-key';
+import { managerInfrastructure } from './standalone.infrastructure';
+import { startEmbeddedWorker } from './worker-host';
+
+export interface StandaloneService {
+  readonly baseUrl: string;
+  readonly dataDir: string;
+  readonly keyOrigin: string;
+  readonly demo?: DemoDatabaseAddress;
+  readonly backends: Backends;
+  /** Stops taking requests, lets jobs in flight finish, then closes everything; safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface StandaloneOptions {
+  /** Nest's own logger; tests pass `false`. */
+  readonly logger?: false;
+}
+
+/**
+ * The composition root of the standalone process: it opens the embedded backends once and hands
+ * the same adapters to the Manager and the Worker, which run here as two Nest applications with
+ * their own modules, handlers and configuration loaders, exactly as in production.
+ */
+export async function startStandalone(config: StandaloneConfig, options: StandaloneOptions = {}): Promise<StandaloneService> {
+  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const key = await loadOrCreateMasterKey(config.dataDir, config.masterKeyText);
+  const envs = appEnvironments(config, key.base64);
+  const managerConfig = loadManagerConfig(envs.manager);
+  const workerConfig = loadWorkerConfig({ RESULT_SPOOL_DIR: join(config.dataDir, DATA_LAYOUT.spool), ...envs.worker });
+  const backends = await openBackends(config.dataDir);
+
+  const demoDatabase = config.demo ? new DemoDatabase() : undefined;
+  const cleanups: (() => Promise<void>)[] = [];
+  try {
+    let demo: DemoDatabaseAddress | undefined;
+    if (demoDatabase) {
+      demo = await demoDatabase.start();
+      cleanups.unshift(() => demoDatabase.stop());
+      await registerDemoConnection(backends.connections, managerConfig.keyRing, demo, new Date());
+    }
+
+    const worker = await startEmbeddedWorker(backends, workerConfig, options);
+    cleanups.unshift(() => worker.close());
+
+    const manager: NestFastifyApplication = await createManagerApp(managerConfig, {
+      infrastructure: managerInfrastructure(backends, managerConfig),
+      ...(options.logger === false ? { logger: false as const } : {}),
+    });
+    cleanups.unshift(() => manager.close());
+    await manager.listen({ port: config.http.port, host: config.http.host });
+    const address = manager.getHttpServer().address();
+    const port = typeof address === 'object' && address ? address.port : config.http.port;
+    const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;
+
+    let closing: Promise<void> | undefined;
+    return {
+      baseUrl: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
+      dataDir: config.dataDir,
+      keyOrigin: key.origin,
+      ...(demo ? { demo } : {}),
+      backends,
+      close: () => (closing ??= runCleanups(cleanups, backends)),
+    };
+  } catch (error) {
+    await runCleanups(cleanups, backends);
+    throw error;
+  }
+}
+
+async function runCleanups(cleanups: readonly (() => Promise<void>)[], backends: Backends): Promise<void> {
+  const log = new Logger('standalone');
+  for (const cleanup of cleanups) {
+    await cleanup().catch(() => log.warn('a component did not stop cleanly'));
+  }
+  await backends.flush();
+}

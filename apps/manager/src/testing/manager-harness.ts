@@ -36,7 +36,7 @@ export class ManagerHarness {
     return new ManagerHarness(app, config, fullEnv);
   }
 
-  async request(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, options: InjectOptions = {}): Promise<Answer> {
+  async request(method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', url: string, options: InjectOptions = {}): Promise<Answer> {
     const headers: Record<string, string> = { ...options.headers };
     let payload: string | undefined;
     if (typeof options.body === 'string') payload = options.body;

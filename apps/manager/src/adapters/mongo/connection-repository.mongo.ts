@@ -162,7 +162,7 @@ function toDocument(c: StoredConnection): Doc {
     updated_at: c.updatedAt,
     deleted_at: null,
   };
-  if (c.schema !== undefined && c.schema !== '') doc.schema = c.schema;
+  if (c.schema !== undefined) doc.schema = c.schema;
   if (c.ssl) {
     const ssl: Doc = { mode: c.ssl.mode };
     if (c.ssl.caEncrypted) ssl.ca_encrypted = c.ssl.caEncrypted;

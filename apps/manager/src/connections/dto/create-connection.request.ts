@@ -65,7 +65,7 @@ export function readCreateConnection(body: Record<string, unknown>): CreateConne
   if (input.type === '') problems.push(Shape.required('type'));
   else if (!(CONNECTION_TYPES as readonly string[]).includes(input.type)) problems.push(Shape.oneOfTypes('type'));
   if (input.host === '') problems.push(Shape.required('host'));
-  else if (!isHostShape(input.host)) problems.push(Shape.host('host'));
+  else if (!isHostShape(input.host.trim())) problems.push(Shape.host('host'));
   // Quirk kept: port 0 is "missing".
   if (input.port === 0) problems.push(Shape.required('port'));
   else if (input.port < 1) problems.push(Shape.min('port', 1));

@@ -69,7 +69,7 @@ export function readConnectionPatch(body: Record<string, unknown>): ConnectionPa
   if (patch.type !== undefined && patch.type !== '' && !(CONNECTION_TYPES as readonly string[]).includes(patch.type)) {
     problems.push(Shape.oneOfTypes('type'));
   }
-  if (patch.host !== undefined && patch.host !== '' && !isHostShape(patch.host)) problems.push(Shape.host('host'));
+  if (patch.host !== undefined && patch.host.trim() !== '' && !isHostShape(patch.host.trim())) problems.push(Shape.host('host'));
   if (patch.port !== undefined && patch.port !== 0) {
     if (patch.port < 1) problems.push(Shape.min('port', 1));
     else if (patch.port > 65_535) problems.push(Shape.max('port', 65_535));

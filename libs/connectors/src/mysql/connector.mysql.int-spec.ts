@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import {
   EngineError,
   JsonNumber,
@@ -55,6 +56,11 @@ const FIXTURES = [
   "INSERT INTO many SELECT seq, CONCAT('row-', seq) FROM seq_1_to_5000",
   'CREATE VIEW customer_names AS SELECT `FullName` FROM `Customers`',
   'CREATE TABLE zoned (ts TIMESTAMP(6) NULL)',
+  // About 16 MB: more than loopback socket buffers hold, so a read is still streaming when cut.
+  'CREATE TABLE bulky (n INT NOT NULL PRIMARY KEY, filler VARCHAR(1000) NOT NULL)',
+  "INSERT INTO bulky SELECT seq, REPEAT('x', 800) FROM seq_1_to_20000",
+  'CREATE TABLE protos (`__proto__` VARCHAR(20) NULL, `constructor` INT NULL, `__lookupGetter__` JSON NULL)',
+  `INSERT INTO protos VALUES ('polluted?', 7, '{"a": 1}')`,
   // Written by a session five hours east of UTC: the connector's UTC session must read 00:00.
   "SET time_zone = '+05:00'",
   "INSERT INTO zoned VALUES ('2024-01-01 05:00:00.123456')",
@@ -65,6 +71,34 @@ const ALL_CUSTOMER_FIELDS = [
   'FullName', 'active', 'avatar', 'balance', 'big_unsigned', 'born', 'code', 'created_at', 'email', 'flags', 'id',
   'profile', 'ratio', 'score', 'seen_at', 'status', 'tiny', 'valid_until', 'wake', 'width', 'yr',
 ];
+
+/** A loopback TCP proxy to `port` whose connections a test can cut, as a network failure would. */
+async function tcpProxy(port: number): Promise<{ port: number; breakAll(): void; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const keep = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+  };
+  const server: Server = createServer((client) => {
+    const upstream = connect({ host: '127.0.0.1', port });
+    keep(client);
+    keep(upstream);
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const breakAll = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  return {
+    port: (server.address() as { port: number }).port,
+    breakAll,
+    close: () => {
+      breakAll();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
 
 describe('MysqlConnector against a real MariaDB', () => {
   let admin: Connection;
@@ -103,7 +137,7 @@ describe('MysqlConnector against a real MariaDB', () => {
     it('lists the base tables of the database, sorted, without views', async () => {
       const snapshot = await sut.discoverSchema(signal);
       expect(snapshot.configName).toBe('crm');
-      expect(snapshot.tables.map((t) => t.name)).toEqual(['Customers', 'empty_table', 'many', 'odd`name', 'zoned']);
+      expect(snapshot.tables.map((t) => t.name)).toEqual(['Customers', 'bulky', 'empty_table', 'many', 'odd`name', 'protos', 'zoned']);
     });
 
     it('reports sorted fields with their kinds, including MariaDB JSON behind a json_valid check', async () => {
@@ -123,6 +157,16 @@ describe('MysqlConnector against a real MariaDB', () => {
   });
 
   describe('extraction', () => {
+    it('reads columns named __proto__ and other object internals as plain keys', async () => {
+      const rows = await query({ tables: { protos: ['__lookupGetter__', '__proto__', 'constructor'] } });
+      expect(rows).toHaveLength(1);
+      const row = rows[0].row;
+      expect(Object.keys(row)).toEqual(['__lookupGetter__', '__proto__', 'constructor']);
+      expect(row.__proto__).toBe('polluted?');
+      expect(row.constructor).toBe(7);
+      expect(encodeCanonicalRow(row)).toBe('{"__lookupGetter__":{"a":1},"__proto__":"polluted?","constructor":7}');
+    });
+
     it('returns every value typed exactly', async () => {
       const rows = await query({ tables: { Customers: ALL_CUSTOMER_FIELDS } });
       expect(rows.map((r) => r.table)).toEqual(['Customers', 'Customers', 'Customers']);
@@ -319,7 +363,7 @@ describe('MysqlConnector against a real MariaDB', () => {
       }).build(descriptor({ host: 'mariadb.fetcher.test' }));
       try {
         await pinned.testConnection(signal);
-        expect((await pinned.discoverSchema(signal)).tables.length).toBe(5);
+        expect((await pinned.discoverSchema(signal)).tables.length).toBe(7);
         expect(lookup).toHaveBeenCalledTimes(1);
         expect(lookup).toHaveBeenCalledWith('mariadb.fetcher.test');
       } finally {
@@ -382,6 +426,24 @@ describe('MysqlConnector against a real MariaDB', () => {
       }
       // The driver's text is kept only as the hidden cause.
       expect(String((engineError.cause as Error).message)).toContain('Access denied');
+    });
+
+    it('fails a read at once when the connection breaks mid-stream, instead of idling until the query timeout', async () => {
+      const proxy = await tcpProxy(3306);
+      // A query budget far beyond the test's own limit: only an immediate failure can pass.
+      const broken = new MysqlConnectorFactory({ ...OPTIONS, timeouts: { queryMs: 600_000 } }).build(descriptor({ port: proxy.port }));
+      try {
+        const cursor = await broken.queryStream({ configName: 'crm', tables: { bulky: ['filler', 'n'] } }, signal);
+        expect(await cursor.next()).not.toBeNull();
+        proxy.breakAll();
+        let item = await cursor.next().catch((error: unknown) => error);
+        while (item !== null && !(item instanceof Error)) item = await cursor.next().catch((error: unknown) => error);
+        await cursor.close();
+        expect(item).toBeInstanceOf(Error);
+      } finally {
+        await broken.close();
+        await proxy.close();
+      }
     });
 
     it('is closed idempotently, also without ever connecting', async () => {

@@ -3,7 +3,7 @@
  * connections, opened by testConnection; discovery is cached and reused by queryStream; rows
  * stream with back-pressure from mysql2's `.stream()`.
  */
-import type { Row } from '@fetcher/engine';
+import type { JsonValue, Row } from '@fetcher/engine';
 import { createPool, type Pool, type PoolConnection, type QueryOptions } from 'mysql2';
 import type { DialTarget } from '../common/host-safety';
 import { queryTimeoutMs } from '../common/timeouts';
@@ -31,6 +31,13 @@ import { mysqlTypeCast } from './value-mapping.mysql';
 /** Server errors (structured codes) meaning "this server has no CHECK_CONSTRAINTS view as MariaDB has it". */
 const NO_CHECK_VIEW = new Set(['ER_BAD_FIELD_ERROR', 'ER_UNKNOWN_TABLE', 'ER_NO_SUCH_TABLE']);
 const STREAM_HIGH_WATER_MARK = 256;
+
+/** A row without a prototype, so that any column name (even `__proto__`) is just a key. */
+function keyedRow(names: readonly string[], values: readonly unknown[]): Row {
+  const row = Object.create(null) as Record<string, JsonValue>;
+  for (let i = 0; i < names.length; i++) row[names[i]] = values[i] as JsonValue;
+  return row;
+}
 
 export class MysqlConnector extends PooledSqlConnector<Pool> {
   readonly #initialised = new WeakSet<PoolConnection>();
@@ -84,15 +91,25 @@ export class MysqlConnector extends PooledSqlConnector<Pool> {
       values: statement.values as unknown[],
       typeCast: mysqlTypeCast(statement.jsonColumns),
       timeout: queryTimeoutMs(this.config.timeouts, plan.filtered),
+      // Arrays, keyed below: a column named `__proto__` must become a plain key of the row.
+      rowsAsArray: true,
     };
     const readable = connection.query(options).stream({ highWaterMark: STREAM_HIGH_WATER_MARK });
-    const rows = new ReadableTableRows<Row>({
+    // A streaming query has no callback, so mysql2 reports a broken connection (or a result it
+    // cannot read) on the connection, not on the stream: without this the read would sit idle
+    // until the query timeout.
+    const onConnectionError = (error: unknown) => readable.destroy(error instanceof Error ? error : new Error('connection failed'));
+    connection.on('error', onConnectionError);
+    const rows = new ReadableTableRows<unknown[]>({
       readable,
       signal,
-      mapRow: (raw) => raw,
+      mapRow: (values) => keyedRow(statement.names, values),
       // Destroying the connection stops the transfer; the server ends the statement on its next write.
       cancel: () => connection.destroy(),
-      release: (completed) => this.#release(connection, completed),
+      release: (completed) => {
+        connection.off('error', onConnectionError);
+        this.#release(connection, completed);
+      },
       mapError: (error) => (driverErrorCode(error) === 'PROTOCOL_SEQUENCE_TIMEOUT' ? statementTimeout(error) : error),
     });
     return tableItems(key, rows);

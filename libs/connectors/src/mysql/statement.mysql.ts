@@ -6,18 +6,35 @@ import { buildSelect } from '../sql/select';
 export interface MysqlStatement {
   readonly sql: string;
   readonly values: readonly unknown[];
-  /** Columns to parse as JSON (MariaDB's LONGTEXT JSON), by the name the row carries. */
+  /** Columns to parse as JSON (MariaDB's LONGTEXT JSON), by the name the result set carries. */
   readonly jsonColumns: ReadonlySet<string>;
+  /** The row keys, in select-list order (rows are read as arrays). */
+  readonly names: readonly string[];
 }
+
+/**
+ * Names mysql2 refuses in a result set (it would otherwise build rows with them as object keys):
+ * such a column is read under a positional alias and keyed by its real name afterwards.
+ */
+const DRIVER_RESERVED_NAMES: ReadonlySet<string> = new Set([
+  '__proto__',
+  '__defineGetter__',
+  '__defineSetter__',
+  '__lookupGetter__',
+  '__lookupSetter__',
+]);
 
 const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 export function mysqlStatement(plan: TableQueryPlan): MysqlStatement {
   const q = (name: string) => MYSQL_DIALECT.quoteIdentifier(name);
-  const expressions = plan.columns.map((c) => (c.catalogName === c.name ? q(c.name) : `${q(c.catalogName)} AS ${q(c.name)}`));
+  const resultNames = plan.columns.map((c, i) => (DRIVER_RESERVED_NAMES.has(c.name) ? `fetcher_column_${i}` : c.name));
+  const expressions = plan.columns.map((c, i) =>
+    c.catalogName === resultNames[i] ? q(c.catalogName) : `${q(c.catalogName)} AS ${q(resultNames[i])}`,
+  );
   const sql = buildSelect(MYSQL_DIALECT, qualifiedName(MYSQL_DIALECT, undefined, plan.table.table), expressions, plan.where);
-  const jsonColumns = new Set(plan.columns.filter((c) => c.kind === 'json').map((c) => c.name));
-  return { sql, values: plan.where.params.map(mysqlParam), jsonColumns };
+  const jsonColumns = new Set(resultNames.filter((_name, i) => plan.columns[i].kind === 'json'));
+  return { sql, values: plan.where.params.map(mysqlParam), jsonColumns, names: plan.columns.map((c) => c.name) };
 }
 
 /**

@@ -28,22 +28,35 @@ export async function createPostgresSchema(): Promise<{ schema: string; drop(): 
   };
 }
 
-/** A throw-away database in the loopback MariaDB (root, no password) with one table. */
-export async function createMariaDatabase(): Promise<{ database: string; drop(): Promise<void> }> {
+/**
+ * A throw-away database in the loopback MariaDB with one table, and a user of its own with a
+ * password (so a test proves the stored password is decrypted and used).
+ */
+export async function createMariaDatabase(): Promise<{ database: string; user: string; password: string; drop(): Promise<void> }> {
   const database = `it_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  const user = database;
+  const password = `pw-${randomUUID()}`;
   const conn = await createMysqlConnection({ host: '127.0.0.1', port: 3306, user: 'root' });
   try {
     await conn.query(`CREATE DATABASE ${database}`);
     await conn.query(`CREATE TABLE ${database}.customers (id INT PRIMARY KEY, name VARCHAR(50))`);
+    await conn.query(`CREATE USER '${user}'@'%' IDENTIFIED BY '${password}'`);
+    await conn.query(`CREATE USER '${user}'@'localhost' IDENTIFIED BY '${password}'`);
+    await conn.query(`GRANT ALL ON ${database}.* TO '${user}'@'%'`);
+    await conn.query(`GRANT ALL ON ${database}.* TO '${user}'@'localhost'`);
   } finally {
     await conn.end();
   }
   return {
     database,
+    user,
+    password,
     drop: async () => {
       const c = await createMysqlConnection({ host: '127.0.0.1', port: 3306, user: 'root' });
       try {
         await c.query(`DROP DATABASE IF EXISTS ${database}`);
+        await c.query(`DROP USER IF EXISTS '${user}'@'%'`);
+        await c.query(`DROP USER IF EXISTS '${user}'@'localhost'`);
       } finally {
         await c.end();
       }

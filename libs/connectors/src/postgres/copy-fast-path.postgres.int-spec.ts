@@ -77,6 +77,14 @@ const FIXTURES = [
   `CREATE TABLE ${SCHEMA}.big (id int8, payload text, at timestamptz)`,
   `INSERT INTO ${SCHEMA}.big SELECT g, repeat(md5(g::text), 4), timestamptz '2024-01-01 00:00:00+00' + g * interval '1 ms'
    FROM generate_series(1, ${BIG_ROWS}) g`,
+  `CREATE DOMAIN ${SCHEMA}.dflag AS bool`,
+  `CREATE DOMAIN ${SCHEMA}.dflag2 AS ${SCHEMA}.dflag`,
+  `CREATE DOMAIN ${SCHEMA}.dbox AS box`,
+  `CREATE DOMAIN ${SCHEMA}.dstamp AS timestamptz`,
+  `CREATE TABLE ${SCHEMA}.domains (id int4, flag ${SCHEMA}.dflag, flags ${SCHEMA}.dflag[], nested ${SCHEMA}.dflag2[],
+     boxes ${SCHEMA}.dbox[], stamps ${SCHEMA}.dstamp[])`,
+  `INSERT INTO ${SCHEMA}.domains VALUES (1, true, '{t,f,NULL}', '{f}', ARRAY['(1,1),(0,0)', '(2,2),(1,1)']::${SCHEMA}.dbox[],
+     ARRAY['2024-01-01 00:00:00.5+00']::${SCHEMA}.dstamp[])`,
   `CREATE TABLE ${SCHEMA}.locked (id int8)`,
   `INSERT INTO ${SCHEMA}.locked VALUES (1), (2)`,
 ];
@@ -135,6 +143,19 @@ describe('the PostgreSQL COPY fast path against a real PostgreSQL', () => {
     } finally {
       await fast.close();
       await slow.close();
+    }
+  });
+
+  it.each([true, false])('converts arrays of domain types by the base type (COPY path: %p)', async (copyFastPath) => {
+    const reader = connector(copyFastPath);
+    try {
+      const items = await drain(await reader.queryStream({ configName: 'dw', tables: { [`${SCHEMA}.domains`]: ['*'] } }, signal));
+      expect(documentOf(items)).toBe(
+        '{"boxes":["(1,1),(0,0)","(2,2),(1,1)"],"flag":true,"flags":[true,false,null],"id":1,"nested":[false],' +
+          '"stamps":["2024-01-01T00:00:00.5Z"]}',
+      );
+    } finally {
+      await reader.close();
     }
   });
 

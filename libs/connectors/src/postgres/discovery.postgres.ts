@@ -11,8 +11,29 @@ import { postgresColumnKind, type PostgresColumnType } from './value-mapping.pos
 export const POSTGRES_TABLES_SQL =
   "SELECT table_schema, table_name FROM information_schema.tables WHERE table_type = 'BASE TABLE' AND table_schema = ANY($1)";
 
-export const POSTGRES_COLUMNS_SQL =
-  'SELECT table_schema, table_name, column_name, data_type, udt_name FROM information_schema.columns WHERE table_schema = ANY($1)';
+/**
+ * `udt_name` already names a scalar domain's base type, but an array of a domain says `_<domain>`:
+ * for arrays the element type is followed through every domain level to its base type, whose name
+ * picks the converter and whose `typdelim` separates the elements (`;` for box).
+ */
+export const POSTGRES_COLUMNS_SQL = `SELECT c.table_schema, c.table_name, c.column_name, c.data_type, c.udt_name,
+  el.element_udt, el.element_delimiter
+FROM information_schema.columns c
+LEFT JOIN LATERAL (
+  WITH RECURSIVE chain(typname, typtype, typbasetype, typdelim, depth) AS (
+    SELECT e.typname, e.typtype, e.typbasetype, e.typdelim, 0
+      FROM pg_catalog.pg_type a
+      JOIN pg_catalog.pg_namespace n ON n.oid = a.typnamespace
+      JOIN pg_catalog.pg_type e ON e.oid = a.typelem
+     WHERE c.data_type = 'ARRAY' AND n.nspname = c.udt_schema AND a.typname = c.udt_name
+    UNION ALL
+    SELECT b.typname, b.typtype, b.typbasetype, b.typdelim, chain.depth + 1
+      FROM chain JOIN pg_catalog.pg_type b ON b.oid = chain.typbasetype
+     WHERE chain.typtype = 'd' AND chain.depth < 32
+  )
+  SELECT typname::text AS element_udt, typdelim::text AS element_delimiter FROM chain ORDER BY depth DESC LIMIT 1
+) el ON true
+WHERE c.table_schema = ANY($1)`;
 
 export const DEFAULT_SCHEMA = 'public';
 
@@ -25,6 +46,9 @@ export interface PostgresColumnRow extends PostgresTableRow {
   readonly column_name: string;
   readonly data_type: string;
   readonly udt_name: string;
+  /** Arrays only: the element's base type (through domains) and its delimiter. */
+  readonly element_udt?: string | null;
+  readonly element_delimiter?: string | null;
 }
 
 /** A discovered column with the type facts the value mapping needs. `nativeType` is the `udt_name`. */
@@ -54,7 +78,12 @@ export function buildPostgresSchema(tables: readonly PostgresTableRow[], columns
   for (const row of columns) {
     const entry = byTable.get(id(row.table_schema, row.table_name));
     if (!entry) continue; // a view's column, or a table left out above
-    const type = { dataType: row.data_type, udtName: row.udt_name };
+    const type: PostgresColumnType = {
+      dataType: row.data_type,
+      udtName: row.udt_name,
+      ...(row.element_udt ? { elementUdtName: row.element_udt } : {}),
+      ...(row.element_delimiter ? { elementDelimiter: row.element_delimiter } : {}),
+    };
     entry.columns.push({
       name: row.column_name,
       catalogName: row.column_name,

@@ -82,6 +82,10 @@ export interface PostgresColumnType {
   readonly dataType: string;
   /** `udt_name`: the base type for domains, `_<element>` for arrays. */
   readonly udtName: string;
+  /** Arrays: the element's base type, through domains (`_dflag` over bool: `bool`). Absent: from `udtName`. */
+  readonly elementUdtName?: string;
+  /** Arrays: the element type's delimiter (`;` for box). Absent: `;` for box, else `,`. */
+  readonly elementDelimiter?: string;
 }
 
 export function isArrayType(type: PostgresColumnType): boolean {
@@ -97,10 +101,10 @@ export function postgresColumnKind(type: PostgresColumnType): ColumnKind {
 /** The converter for one column's text values. */
 export function textConverter(type: PostgresColumnType): TextConverter {
   if (isArrayType(type)) {
-    const elementType = type.udtName.replace(/^_/, '');
+    const elementType = type.elementUdtName ?? type.udtName.replace(/^_/, '');
     const element = SCALAR_CONVERTERS.get(elementType) ?? identity;
     // Box arrays are the one built-in type whose elements are separated by ';'.
-    const delimiter = elementType === 'box' ? ';' : ',';
+    const delimiter = type.elementDelimiter ?? (elementType === 'box' ? ';' : ',');
     return (text) => parseArrayLiteral(text, element, delimiter);
   }
   return SCALAR_CONVERTERS.get(type.udtName) ?? identity;

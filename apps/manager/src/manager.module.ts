@@ -2,12 +2,22 @@ import { type DynamicModule, Module, type ModuleMetadata, type Provider } from '
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { loggerModuleOptions, PlatformModule } from '@fetcher/platform';
+import type { Engine } from '@fetcher/engine';
 import { LoggerModule } from 'nestjs-pino';
 import { EnvInternalDatasources } from './adapters/config/internal-datasources.env';
 import { engineProvider } from './adapters/engine/engine.provider';
 import { MongoActiveExecutionChecker } from './adapters/mongo/active-execution-checker.mongo';
 import { MongoConnectionRepository } from './adapters/mongo/connection-repository.mongo';
 import { MongoModule } from './adapters/mongo/mongo.module';
+import { JOB_PUBLISHER_PROVIDERS } from './adapters/amqp/job-publisher.provider';
+import { EngineConnectivityCheck } from './adapters/engine/connectivity-check.engine';
+import { MongoJobRepository } from './adapters/mongo/job-repository.mongo';
+import { JOB_MODEL, JobSchema } from './adapters/mongo/job.schema';
+import { dispatchSweepProvider } from './jobs/dispatch/dispatch-sweep.provider';
+import { JOB_CONTROLLERS, JOB_HANDLERS } from './jobs/job.handlers';
+import { CONNECTIVITY_CHECK } from './ports/connectivity-check.port';
+import { ENGINE } from './ports/engine.port';
+import { JOB_REPOSITORY } from './ports/job-repository.port';
 import { probesProvider } from './adapters/readiness/probes.provider';
 import { RedisRateLimiter } from './adapters/redis/rate-limiter.redis';
 import { RedisModule } from './adapters/redis/redis.module';
@@ -61,10 +71,10 @@ export class ManagerModule {
           deploymentMode: config.deploymentMode,
           drainDelaySec: config.drainDelaySec,
         }),
-        ...(options.infrastructure ? options.infrastructure.imports : [MongoModule.forRoot(config.mongo)]),
+        ...(options.infrastructure ? options.infrastructure.imports : [MongoModule.forRoot(config.mongo, [{ name: JOB_MODEL, schema: JobSchema }])]),
         RedisModule.forRoot({ settings: config.redis, keyPrefix: options.redisKeyPrefix }),
       ],
-      controllers: [...CONNECTION_CONTROLLERS],
+      controllers: [...CONNECTION_CONTROLLERS, ...JOB_CONTROLLERS],
       providers: [
         { provide: MANAGER_CONFIG, useValue: config },
         { provide: CLOCK, useValue: SYSTEM_CLOCK },
@@ -82,6 +92,12 @@ export class ManagerModule {
         { provide: CONNECTION_RESOLVER, useExisting: ConnectionDirectory },
         engineProvider,
         ...CONNECTION_HANDLERS,
+        // Jobs
+        { provide: JOB_REPOSITORY, useClass: MongoJobRepository },
+        ...JOB_PUBLISHER_PROVIDERS,
+        { provide: CONNECTIVITY_CHECK, inject: [ENGINE], useFactory: (engine: Engine) => new EngineConnectivityCheck(engine) },
+        dispatchSweepProvider,
+        ...JOB_HANDLERS,
         ...(options.infrastructure?.providers ?? []),
       ],
     };

@@ -1,0 +1,22 @@
+import type { FactoryProvider, Provider } from '@nestjs/common';
+import { MANAGER_CONFIG, type ManagerConfig } from '../../config/manager.config';
+import { CLOCK, type Clock } from '../../ports/clock.port';
+import { JOB_PUBLISHER } from '../../ports/job-publisher.port';
+import { RABBITMQ_PROBE } from '../readiness/probes.provider';
+import { AmqpJobPublisher } from './job-publisher.amqp';
+import { RabbitMqReadinessProbe } from './rabbitmq.probe';
+
+/** The AMQP publisher, signing with the internal HMAC key of the key ring's current entry. */
+export const amqpJobPublisherProvider: FactoryProvider<AmqpJobPublisher> = {
+  provide: AmqpJobPublisher,
+  inject: [MANAGER_CONFIG, CLOCK],
+  useFactory: (config: ManagerConfig, clock: Clock) =>
+    new AmqpJobPublisher({ url: config.amqp.url, workQueue: config.amqp.workQueue, signingKey: config.keyRing.current().internalHmac }, clock),
+};
+
+/** Binds the job publisher port and the rabbitmq readiness check to the one AMQP publisher. */
+export const JOB_PUBLISHER_PROVIDERS: Provider[] = [
+  amqpJobPublisherProvider,
+  { provide: JOB_PUBLISHER, useExisting: AmqpJobPublisher },
+  { provide: RABBITMQ_PROBE, inject: [AmqpJobPublisher], useFactory: (publisher: AmqpJobPublisher) => new RabbitMqReadinessProbe(publisher) },
+];

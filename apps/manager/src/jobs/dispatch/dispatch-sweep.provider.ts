@@ -1,0 +1,32 @@
+import type { FactoryProvider } from '@nestjs/common';
+import { createTenantContext } from '@fetcher/engine';
+import { Lifecycle, MetricsRegistry } from '@fetcher/platform';
+import { MANAGER_CONFIG, type ManagerConfig } from '../../config/manager.config';
+import { CLOCK, type Clock } from '../../ports/clock.port';
+import { JOB_PUBLISHER, type JobPublisher } from '../../ports/job-publisher.port';
+import { JOB_REPOSITORY, type JobRepository } from '../../ports/job-repository.port';
+import { DispatchSweep } from './dispatch-sweep';
+
+export const DISPATCH_SWEEP_REPUBLISHED_TOTAL = 'fetcher_manager_dispatch_sweep_republished_total';
+
+/** The sweep as a subsystem: started with the application, stopped (in-flight pass finished) on drain. */
+export const dispatchSweepProvider: FactoryProvider<DispatchSweep> = {
+  provide: DispatchSweep,
+  inject: [JOB_REPOSITORY, JOB_PUBLISHER, CLOCK, MANAGER_CONFIG, MetricsRegistry, Lifecycle],
+  useFactory: (jobs: JobRepository, publisher: JobPublisher, clock: Clock, config: ManagerConfig, metrics: MetricsRegistry, lifecycle: Lifecycle) => {
+    const sweep = new DispatchSweep(
+      jobs,
+      publisher,
+      clock,
+      createTenantContext(config.tenancy.tenantId),
+      {
+        intervalSec: config.dispatch.sweepIntervalSec,
+        minAgeSec: config.dispatch.minAgeSec,
+        maxAttempts: config.dispatch.maxAttempts,
+      },
+      metrics.counter(DISPATCH_SWEEP_REPUBLISHED_TOTAL, 'Jobs the dispatch sweep republished after their first publish was never confirmed.'),
+    );
+    lifecycle.register(sweep);
+    return sweep;
+  },
+};

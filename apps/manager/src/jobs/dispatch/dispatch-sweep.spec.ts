@@ -1,0 +1,89 @@
+import { createTenantContext } from '@fetcher/engine';
+import type { Job } from '../job';
+import { FakeClock } from '../../testing/fake-clock';
+import { InMemoryJobRepository } from '../../testing/in-memory-job-repository';
+import { RecordingJobPublisher } from '../../testing/recording-job-publisher';
+import { DispatchSweep, gaveUpError } from './dispatch-sweep';
+
+const tenant = createTenantContext('default');
+
+function setup(settings: Partial<ConstructorParameters<typeof DispatchSweep>[4]> = {}) {
+  const jobs = new InMemoryJobRepository();
+  const publisher = new RecordingJobPublisher();
+  const clock = new FakeClock('2026-01-01T00:00:00Z');
+  let counted = 0;
+  const sut = new DispatchSweep(jobs, publisher, clock, tenant, { intervalSec: 30, minAgeSec: 60, maxAttempts: 3, ...settings }, { inc: () => counted++ });
+  const insert = async (overrides: Partial<Job> = {}) => {
+    const job: Job = {
+      id: `00000000-0000-7000-8000-${String(Math.floor(Math.random() * 1e12)).padStart(12, '0')}`,
+      status: 'pending',
+      mappedFields: { a: { t: ['f'] } },
+      metadata: { source: 's' },
+      requestHash: `h-${Math.random()}`,
+      createdAt: clock.now(),
+      completedAt: null,
+      dispatchedAt: null,
+      dispatchAttempts: 0,
+      ...overrides,
+    };
+    await jobs.insert(tenant, job);
+    return job;
+  };
+  return { jobs, publisher, clock, sut, insert, counted: () => counted };
+}
+
+describe(DispatchSweep.name, () => {
+  it('republishes an undispatched job once it is older than the minimum age, exactly once', async () => {
+    const { sut, insert, clock, publisher, jobs, counted } = setup();
+    const job = await insert();
+    clock.advance(60_000);
+    expect(await sut.sweepOnce()).toEqual({ republished: 0, failed: 0, gaveUp: 0 }); // not older than 60 s yet
+    clock.advance(1);
+    expect(await sut.sweepOnce()).toEqual({ republished: 1, failed: 0, gaveUp: 0 });
+    expect(publisher.published.map((p) => p.job.id)).toEqual([job.id]);
+    expect(publisher.published[0].requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(jobs.all(tenant)).toMatchObject([{ dispatchedAt: clock.now(), status: 'pending' }]);
+    clock.advance(10 * 60_000);
+    expect((await sut.sweepOnce()).republished).toBe(0);
+    expect(counted()).toBe(1);
+  });
+
+  it('leaves dispatched and non-pending jobs alone', async () => {
+    const { sut, insert, clock, publisher, jobs } = setup();
+    await insert({ dispatchedAt: clock.now() });
+    const taken = await insert();
+    jobs.setStatus(tenant, taken.id, 'processing');
+    const waiting = await insert();
+    clock.advance(120_000);
+    expect((await sut.sweepOnce()).republished).toBe(1);
+    expect(publisher.published.map((p) => p.job.id)).toEqual([waiting.id]);
+  });
+
+  it('retries a failed republish only after the claim lapses, then gives up after the maximum attempts', async () => {
+    const { sut, insert, clock, publisher, jobs } = setup({ maxAttempts: 2, lockSec: 60 });
+    const job = await insert();
+    publisher.failWith = new Error('down');
+    clock.advance(61_000);
+    expect(await sut.sweepOnce()).toEqual({ republished: 0, failed: 1, gaveUp: 0 });
+    clock.advance(30_000);
+    expect(await sut.sweepOnce()).toEqual({ republished: 0, failed: 0, gaveUp: 0 }); // still claimed
+    clock.advance(31_000);
+    expect(await sut.sweepOnce()).toEqual({ republished: 0, failed: 1, gaveUp: 0 });
+    clock.advance(61_000);
+    expect(await sut.sweepOnce()).toEqual({ republished: 0, failed: 0, gaveUp: 1 });
+    expect(jobs.all(tenant)).toMatchObject([{ id: job.id, status: 'failed', metadata: { error: gaveUpError(2) } }]);
+  });
+
+  it('handles at most one batch per pass, oldest first', async () => {
+    const { sut, insert, clock, publisher } = setup({ batchSize: 2 });
+    const first = await insert();
+    clock.advance(1);
+    const second = await insert();
+    clock.advance(1);
+    await insert();
+    clock.advance(120_000);
+    expect((await sut.sweepOnce()).republished).toBe(2);
+    expect(publisher.published.map((p) => p.job.id)).toEqual([first.id, second.id]);
+    expect((await sut.sweepOnce()).republished).toBe(1);
+  });
+});

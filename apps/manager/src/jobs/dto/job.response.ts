@@ -1,0 +1,75 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import type { Job } from '../job';
+
+/** Keys the Worker keeps in `metadata` for its own event bookkeeping; clients never see them. */
+const HIDDEN_METADATA_KEYS = new Set(['terminalEventPending', 'terminalEventStatus', 'terminalEventPayload']);
+
+export class JobProgressResponse {
+  @ApiProperty({ description: 'Tables the Worker has finished extracting' })
+  tablesDone!: number;
+  @ApiProperty({ description: 'Rows extracted so far' })
+  rowsSoFar!: number;
+}
+
+export class JobResponse {
+  @ApiProperty({ format: 'uuid' })
+  id!: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Request metadata, plus `error` (a string) on failure' })
+  metadata?: Record<string, unknown>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'object', additionalProperties: { type: 'array', items: { type: 'string' } } } })
+  mappedFields!: Job['mappedFields'];
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true })
+  filters?: Job['filters'];
+  @ApiProperty({ enum: ['pending', 'processing', 'completed', 'failed'] })
+  status!: Job['status'];
+  @ApiPropertyOptional()
+  resultPath?: string;
+  @ApiPropertyOptional()
+  resultHmac?: string;
+  @ApiPropertyOptional({ description: 'Lower-case hex SHA-256 of the canonical request' })
+  requestHash?: string;
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+  @ApiPropertyOptional({ format: 'date-time' })
+  completedAt?: string;
+  @ApiPropertyOptional({ type: JobProgressResponse, description: 'Reported by the Worker while it runs the job; older clients can ignore it' })
+  progress?: JobProgressResponse;
+}
+
+/** The job as clients see it: no dispatch or lease bookkeeping, no Worker-internal metadata, empty parts left out. */
+export function jobResponse(job: Job): JobResponse {
+  const metadata = Object.fromEntries(Object.entries(job.metadata).filter(([key]) => !HIDDEN_METADATA_KEYS.has(key)));
+  return {
+    id: job.id,
+    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
+    mappedFields: job.mappedFields,
+    ...(job.filters && Object.keys(job.filters).length > 0 ? { filters: job.filters } : {}),
+    status: job.status,
+    ...(job.resultPath ? { resultPath: job.resultPath } : {}),
+    ...(job.resultHmac ? { resultHmac: job.resultHmac } : {}),
+    ...(job.requestHash ? { requestHash: job.requestHash } : {}),
+    createdAt: job.createdAt.toISOString(),
+    ...(job.completedAt ? { completedAt: job.completedAt.toISOString() } : {}),
+    ...(job.progress ? { progress: { tablesDone: job.progress.tablesDone, rowsSoFar: job.progress.rowsSoFar } } : {}),
+  };
+}
+
+export class CreateJobResponse {
+  @ApiProperty({ format: 'uuid' })
+  jobId!: string;
+  @ApiProperty({ enum: ['pending', 'processing', 'completed', 'failed'] })
+  status!: Job['status'];
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+  @ApiProperty({ example: 'Job created and queued for processing' })
+  message!: string;
+}
+
+export function createJobResponse(job: Job, duplicate: boolean): CreateJobResponse {
+  return {
+    jobId: job.id,
+    status: job.status,
+    createdAt: job.createdAt.toISOString(),
+    message: duplicate ? 'Duplicate request detected - returning existing job' : 'Job created and queued for processing',
+  };
+}

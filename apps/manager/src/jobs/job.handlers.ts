@@ -1,0 +1,7 @@
+import { CreateJobHandler } from './commands/create-job.handler';
+import { JobsController } from './jobs.controller';
+import { GetJobHandler } from './queries/get-job.handler';
+
+/** The jobs feature as the composition root mounts it: controllers and handlers, no bindings. */
+export const JOB_CONTROLLERS = [JobsController];
+export const JOB_HANDLERS = [CreateJobHandler, GetJobHandler];

@@ -1,0 +1,64 @@
+import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { createTenantContext, type TenantContext } from '@fetcher/engine';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Authorize } from '../auth/authorize.decorator';
+import { MANAGER_CONFIG, type ManagerConfig } from '../config/manager.config';
+import { Errors } from '../errors/catalogue';
+import { ErrorBody, FieldErrorBody } from '../http/error-bodies';
+import { parseJsonObject } from '../http/json-body';
+import { requireIdParam } from '../http/uuid-param';
+import { CreateJobCommand } from './commands/create-job.command';
+import { CreateJobBody } from './dto/create-job.body';
+import { parseCreateJobRequest } from './dto/create-job.request';
+import { CreateJobResponse, createJobResponse, JobResponse, jobResponse } from './dto/job.response';
+import { GetJobQuery } from './queries/get-job.query';
+
+/** The extraction-job routes: create (202 new, 200 duplicate) and read. */
+@ApiTags('jobs')
+@ApiBearerAuth('bearer')
+@ApiResponse({ status: 400, description: 'Validation error (E1)', type: ErrorBody })
+@ApiResponse({ status: 401, description: 'Missing or unreadable token (plain text), when authorization is on' })
+@ApiResponse({ status: 403, description: 'Not authorized (plain text), when authorization is on' })
+@ApiResponse({ status: 500, description: 'Internal error (E8), including a job that could not be dispatched', type: ErrorBody })
+@Controller('v1/fetcher')
+export class JobsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    @Inject(MANAGER_CONFIG) private readonly config: ManagerConfig,
+  ) {}
+
+  @Post()
+  @Authorize('fetcher', 'post')
+  @ApiOperation({ operationId: 'createJob', summary: 'Create an extraction job, or return the identical job created recently or still running' })
+  @ApiBody({ type: CreateJobBody })
+  @ApiResponse({ status: 202, description: 'New job, queued for the Worker', type: CreateJobResponse })
+  @ApiResponse({ status: 200, description: 'Duplicate request: the existing job', type: CreateJobResponse })
+  @ApiResponse({ status: 400, description: 'Missing mappedFields (E2 FET-0402) or another validation error (E1)', type: FieldErrorBody })
+  @ApiResponse({ status: 413, description: 'Body over 4 MiB' })
+  async create(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<CreateJobResponse> {
+    const parsed = parseCreateJobRequest(parseJsonObject(body));
+    if (!parsed.ok) throw Errors.parseFailed();
+    const { job, duplicate } = await this.commands.execute(new CreateJobCommand(this.tenant(request), parsed.request));
+    void reply.status(duplicate ? 200 : 202);
+    return createJobResponse(job, duplicate);
+  }
+
+  @Get(':id')
+  @Authorize('fetcher', 'get')
+  @ApiOperation({ operationId: 'getJob', summary: 'Read a job, with the progress the Worker reports while it runs' })
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiResponse({ status: 200, type: JobResponse })
+  @ApiResponse({ status: 404, description: 'Not found (FET-1001)', type: ErrorBody })
+  async get(@Req() request: FastifyRequest, @Param('id') id: string): Promise<JobResponse> {
+    const jobId = requireIdParam(id, 'job');
+    return jobResponse(await this.queries.execute(new GetJobQuery(this.tenant(request), jobId)));
+  }
+
+  /** The request id (the caller's `X-Request-Id`, or the one generated for the call) travels into the job message. */
+  private tenant(request: FastifyRequest): TenantContext {
+    return createTenantContext(this.config.tenancy.tenantId, typeof request.id === 'string' && request.id !== '' ? request.id : undefined);
+  }
+}

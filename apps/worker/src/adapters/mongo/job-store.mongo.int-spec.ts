@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+// eslint-disable-next-line no-restricted-imports -- an integration spec, not app code: it runs the in-process Mongo test server
+import { withMongo, type MongoTestTarget } from '@fetcher/mongo-test-server';
+import { type Db, MongoClient } from 'mongodb';
+import { MongoJobStore } from './job-store.mongo';
+import { uuidToBinary } from './uuid-binary';
+
+describe('MongoJobStore against the MongoDB test server', () => {
+  let target: MongoTestTarget;
+  let client: MongoClient;
+  let db: Db;
+  let sut: MongoJobStore;
+  const now = new Date('2026-03-01T10:00:00Z');
+  const later = (ms: number) => new Date(now.getTime() + ms);
+
+  beforeAll(async () => {
+    target = await withMongo();
+    client = await new MongoClient(target.uri).connect();
+    db = client.db(`worker_jobs_${randomUUID().slice(0, 8)}`);
+    sut = new MongoJobStore(db);
+  });
+
+  afterAll(async () => {
+    await db?.dropDatabase().catch(() => undefined);
+    await client?.close();
+    await target?.close();
+  });
+
+  const seed = async (status = 'pending', extra: Record<string, unknown> = {}, subtype = 0) => {
+    const id = randomUUID();
+    await db.collection('job').insertOne({ _id: uuidToBinary(id, subtype), status, dedup_active: status === 'pending' || status === 'processing', metadata: { source: 'reporter' }, created_at: now, ...extra } as never);
+    return id;
+  };
+  const raw = (id: string) => db.collection('job').findOne({ _id: uuidToBinary(id) } as never);
+
+  it('finds jobs stored with either UUID subtype', async () => {
+    const zero = await seed('pending', {}, 0);
+    const four = await seed('pending', {}, 4);
+    expect((await sut.find(zero))?.id).toBe(zero);
+    expect((await sut.find(four))?.id).toBe(four);
+    expect(await sut.find(randomUUID())).toBeUndefined();
+  });
+
+  it('acquires a pending job once: the second acquire loses', async () => {
+    const id = await seed();
+    const first = await sut.acquire(id, { token: 'a', owner: 'w1', expiresAt: later(60_000) }, now);
+    const second = await sut.acquire(id, { token: 'b', owner: 'w2', expiresAt: later(60_000) }, now);
+    expect(first).toMatchObject({ status: 'processing', lease: { token: 'a', owner: 'w1' } });
+    expect(second).toBeUndefined();
+    expect(await raw(id)).toMatchObject({ status: 'processing', dedup_active: true });
+  });
+
+  it('takes over only an expired or missing lease', async () => {
+    const expired = await seed('processing', { lease: { token: 'old', owner: 'w0', expires_at: later(-1) } });
+    const live = await seed('processing', { lease: { token: 'old', owner: 'w0', expires_at: later(5_000) } });
+    const leaseless = await seed('processing');
+    const lease = { token: 'new', owner: 'w1', expiresAt: later(60_000) };
+    expect(await sut.acquire(expired, lease, now)).toMatchObject({ lease: { token: 'new' } });
+    expect(await sut.acquire(live, lease, now)).toBeUndefined();
+    expect(await sut.acquire(leaseless, lease, now)).toMatchObject({ lease: { token: 'new' } });
+  });
+
+  it('renews and writes progress only under the exact token', async () => {
+    const id = await seed();
+    await sut.acquire(id, { token: 't', owner: 'w', expiresAt: later(1_000) }, now);
+    expect(await sut.renew(id, 't', later(90_000))).toBe(true);
+    expect(await sut.renew(id, 'other', later(90_000))).toBe(false);
+    await sut.writeProgress(id, 't', { tablesDone: 1, rowsSoFar: 500, updatedAt: now });
+    await sut.writeProgress(id, 'other', { tablesDone: 9, rowsSoFar: 9, updatedAt: now });
+    expect(await raw(id)).toMatchObject({ lease: { expires_at: later(90_000) }, progress: { tables_done: 1, rows_so_far: 500, updated_at: now } });
+  });
+
+  it('writes the terminal state once, with the outbox marker, and clears the marker', async () => {
+    const id = await seed();
+    await sut.acquire(id, { token: 't', owner: 'w', expiresAt: later(60_000) }, now);
+    const write = { status: 'completed' as const, completedAt: later(5), resultPath: `external-data/${id}.json`, resultHmac: 'ab', eventPayload: '{"x":1}' };
+    expect(await sut.writeTerminal(id, { kind: 'lease', token: 'stale' }, write)).toBe(false);
+    expect(await sut.writeTerminal(id, { kind: 'lease', token: 't' }, write)).toBe(true);
+    expect(await sut.writeTerminal(id, { kind: 'lease', token: 't' }, write)).toBe(false);
+    const doc = await raw(id);
+    expect(doc).toMatchObject({
+      status: 'completed', dedup_active: false, completed_at: later(5), result_path: `external-data/${id}.json`, result_hmac: 'ab',
+      metadata: { source: 'reporter', terminalEventPending: true, terminalEventStatus: 'completed', terminalEventPayload: '{"x":1}' },
+    });
+    expect(doc?.lease).toBeUndefined();
+    expect((await sut.pendingEvents(25)).map((j) => j.id)).toContain(id);
+    await sut.clearEventMarker(id);
+    expect((await raw(id))?.metadata).toEqual({ source: 'reporter' });
+  });
+
+  it('fails only a still-pending job without a lease', async () => {
+    const pending = await seed();
+    const running = await seed('processing', { lease: { token: 't', owner: 'w', expires_at: later(60_000) } });
+    const write = { status: 'failed' as const, completedAt: now, error: 'message expired before processing', eventPayload: '{}' };
+    expect(await sut.writeTerminal(pending, { kind: 'pending' }, write)).toBe(true);
+    expect(await sut.writeTerminal(running, { kind: 'pending' }, write)).toBe(false);
+    expect(await raw(pending)).toMatchObject({ status: 'failed', metadata: { error: 'message expired before processing' } });
+  });
+
+  it('lists abandoned jobs for the reaper and fails them on the observed lease only', async () => {
+    const gone = await seed('processing', { lease: { token: 'g', owner: 'w', expires_at: later(-120_000) } });
+    const recent = await seed('processing', { lease: { token: 'r', owner: 'w', expires_at: later(-1_000) } });
+    const legacy = await seed('processing', { created_at: later(-16 * 60_000) });
+    const found = (await sut.abandoned(now, 60_000, 15 * 60_000)).map((j) => j.id);
+    expect(found).toEqual(expect.arrayContaining([gone, legacy]));
+    expect(found).not.toContain(recent);
+    const write = { status: 'failed' as const, completedAt: now, error: 'processing lease expired', eventPayload: '{}' };
+    expect(await sut.writeTerminal(gone, { kind: 'observed', token: 'other' }, write)).toBe(false);
+    expect(await sut.writeTerminal(gone, { kind: 'observed', token: 'g' }, write)).toBe(true);
+    expect(await sut.writeTerminal(legacy, { kind: 'observed', token: undefined }, write)).toBe(true);
+  });
+
+  it('used only commands the server knows', () => expect(target.unknownCommands()).toEqual([]));
+});

@@ -2,6 +2,8 @@ import type { Provider } from '@nestjs/common';
 import { PROBES, staticProbe } from '@fetcher/platform';
 import type { ManagerConfig } from '../../manager/src/config/manager.config';
 import type { ManagerInfrastructure } from '../../manager/src/manager.module';
+import { AmqpJobPublisher } from '../../manager/src/adapters/amqp/job-publisher.amqp';
+import { RABBITMQ_PROBE } from '../../manager/src/adapters/readiness/probes.provider';
 import { ACTIVE_EXECUTION_CHECKER } from '../../manager/src/ports/active-execution-checker.port';
 import { CONNECTION_REPOSITORY } from '../../manager/src/ports/connection-repository.port';
 import { CLOCK as MANAGER_CLOCK, type Clock } from '../../manager/src/ports/clock.port';
@@ -47,6 +49,9 @@ export function managerInfrastructure(backends: Backends, config: ManagerConfig)
         inject: [MANAGER_CLOCK],
         useFactory: (clock: Clock) => new InProcessJobPublisher(backends.queue, config.amqp.workQueue, config.keyRing.current().internalHmac, clock),
       },
+      // The RabbitMQ publisher connects when it is built, so its token is taken over too.
+      { provide: AmqpJobPublisher, useExisting: JOB_PUBLISHER },
+      { provide: RABBITMQ_PROBE, useValue: staticProbe('queue', { status: 'up', reason: 'in-process' }) },
       embeddedProbes(backends),
     ],
   };

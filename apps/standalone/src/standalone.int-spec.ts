@@ -1,9 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { deriveSubKeys, openEnvelope } from '@fetcher/platform';
 import { loadStandaloneConfig } from './config/standalone.config';
+import { DEMO_ROW_COUNTS } from './demo/demo-seed';
 import { startStandalone, type StandaloneService } from './standalone';
-import { freePort } from './testing/free-port';
+import { eventually, freePort } from './testing/free-port';
 
 interface Answer {
   status: number;
@@ -52,6 +56,34 @@ describe('the standalone service over HTTP', () => {
     expect(await call('POST', `/v1/management/connections/${demo.id}/test`, undefined, demoHeaders)).toMatchObject({ status: 200, body: { status: 'success' } });
   });
 
+  const jobBody = {
+    dataRequest: { mappedFields: { demo: { 'shop.customers': ['id', 'country'], 'shop.orders': ['id', 'total'] } }, filters: { demo: { 'shop.customers': { country: { eq: ['BR'] } } } } },
+    metadata: { source: 'demo' },
+  };
+  let completedJob: { id: string; resultPath: string; resultHmac: string } | undefined;
+
+  it('runs a job on the demo connection to a result that only the data directory key opens', async () => {
+    const created = await call('POST', '/v1/fetcher', jobBody);
+    expect(created).toMatchObject({ status: 202, body: { status: 'pending', message: 'Job created and queued for processing' } });
+    const job = await eventually(async () => {
+      const answer = await call('GET', `/v1/fetcher/${created.body.jobId}`);
+      return answer.body.status === 'completed' || answer.body.status === 'failed' ? answer.body : undefined;
+    });
+    expect(job).toMatchObject({ id: created.body.jobId, status: 'completed', resultPath: `external-data/${created.body.jobId}.json` });
+    expect(JSON.stringify(job.metadata ?? {})).not.toContain('terminalEvent');
+
+    const master = Buffer.from(readFileSync(join(dataDir, 'master.key'), 'utf8').trim(), 'base64');
+    const keys = deriveSubKeys(master);
+    const plaintext = openEnvelope(keys.storage, readFileSync(join(dataDir, 'objects', job.resultPath), 'utf8'));
+    expect(createHmac('sha256', keys.externalHmac).update(plaintext).digest('hex')).toBe(job.resultHmac);
+    const document = JSON.parse(plaintext.toString('utf8'));
+    expect(document.demo['shop.customers']).toHaveLength(DEMO_ROW_COUNTS.customers / 8);
+    expect(document.demo['shop.orders']).toHaveLength(DEMO_ROW_COUNTS.orders);
+    // The same request again is a duplicate of the completed job.
+    expect(await call('POST', '/v1/fetcher', jobBody)).toMatchObject({ status: 200, body: { jobId: job.id, status: 'completed' } });
+    completedJob = job;
+  });
+
   it('keeps a created connection across a restart, and points the demo connection at the new port', async () => {
     const { host, port } = service!.demo!;
     const created = await call(
@@ -70,5 +102,6 @@ describe('the standalone service over HTTP', () => {
     expect(again).toMatchObject({ status: 200, body: { configName: 'shop-copy', port, createdAt: created.body.createdAt } });
     const list = await call('GET', '/v1/management/connections', undefined, demoHeaders);
     expect(list.body.items.find((c: { configName: string }) => c.configName === 'demo')).toMatchObject({ port: service!.demo!.port });
+    expect(await call('GET', `/v1/fetcher/${completedJob!.id}`)).toMatchObject({ status: 200, body: { status: 'completed', resultHmac: completedJob!.resultHmac } });
   });
 });

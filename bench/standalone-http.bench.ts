@@ -1,0 +1,146 @@
+/**
+ * The standalone service (`apps/standalone`, the Manager and the Worker in one process on embedded
+ * backends). Measures, in one run:
+ *
+ * 1. startup: from spawning the built service to the first 200 from `/readyz` (demo database
+ *    included), and its RSS once idle;
+ * 2. `GET /v1/fetcher/{id}` throughput on the embedded job store with autocannon, against a bare
+ *    Fastify server (its own process) answering the same JSON body, measured alternately
+ *    (bare, standalone, bare, standalone, ...). Target: standalone >= 60% of bare Fastify.
+ *
+ * The job is created through `POST /v1/fetcher` on the demo connection and read back once completed.
+ * Build first: `npm run build` (or the engine, platform, connectors and standalone workspaces), then
+ * `npx tsc -p bench/tsconfig.json`.
+ *
+ *   node bench/dist/standalone-http.bench.js [--duration=10] [--connections=10] [--rounds=2]
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
+const DURATION = Number(args.get('duration') ?? 10);
+const CONNECTIONS = Number(args.get('connections') ?? 10);
+const ROUNDS = Number(args.get('rounds') ?? 2);
+const ROOT = join(__dirname, '..', '..');
+const STANDALONE_MAIN = join(ROOT, 'apps', 'standalone', 'dist', 'standalone', 'src', 'main.js');
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  await once(server, 'close');
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** Polls `url` until it answers 200, and resolves with the elapsed milliseconds since `since`. */
+async function waitFor200(url: string, since: number, child: ChildProcess): Promise<number> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error('the process exited before it was ready');
+    const ok = await fetch(url).then((r) => r.status === 200, () => false);
+    if (ok) return performance.now() - since;
+    if (Date.now() > deadline) throw new Error(`${url} not ready within 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kib / 1024;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+async function hammer(url: string): Promise<number> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return result.requests.average;
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'fetcher-bench-standalone-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const spawnedAt = performance.now();
+  const service = spawn(process.execPath, [STANDALONE_MAIN], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', FETCHER_DATA_DIR: dataDir, SERVER_ADDRESS: `127.0.0.1:${port}`, LOG_LEVEL: 'error' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  let bare: ChildProcess | undefined;
+  try {
+    const startupMs = await waitFor200(`${base}/readyz`, spawnedAt, service);
+
+    const created = (await (
+      await fetch(`${base}/v1/fetcher`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ dataRequest: { mappedFields: { demo: { 'shop.customers': ['id', 'email'] } } }, metadata: { source: 'demo' } }),
+      })
+    ).json()) as { jobId: string };
+    const jobUrl = `${base}/v1/fetcher/${created.jobId}`;
+    let body = '';
+    for (const deadline = Date.now() + 60_000; ; ) {
+      body = await (await fetch(jobUrl)).text();
+      if ((JSON.parse(body) as { status: string }).status === 'completed') break;
+      if (Date.now() > deadline) throw new Error('the job did not complete');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // Idle: the job is done and nothing else runs; let the collector settle before reading RSS.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const idleRss = rssMiB(service.pid!);
+
+    const barePort = await freePort();
+    const script = `
+      const app = require('fastify')();
+      const body = ${JSON.stringify(body)};
+      app.get('/v1/fetcher/:id', (req, reply) => { reply.header('content-type', 'application/json; charset=utf-8').send(body); });
+      app.listen({ port: ${barePort}, host: '127.0.0.1' });`;
+    const bareAt = performance.now();
+    bare = spawn(process.execPath, ['-e', script], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const bareUrl = `http://127.0.0.1:${barePort}/v1/fetcher/${created.jobId}`;
+    await waitFor200(bareUrl, bareAt, bare);
+
+    await hammer(jobUrl); // warm-up of both, not counted
+    await hammer(bareUrl);
+    const bareRates: number[] = [];
+    const standaloneRates: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      bareRates.push(await hammer(bareUrl));
+      standaloneRates.push(await hammer(jobUrl));
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const ratio = mean(standaloneRates) / mean(bareRates);
+    process.stdout.write(
+      [
+        `standalone startup to /readyz 200: ${(startupMs / 1000).toFixed(2)} s; idle RSS ${idleRss.toFixed(0)} MiB`,
+        `GET /v1/fetcher/{id}, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds (body ${Buffer.byteLength(body)} B):`,
+        `  bare Fastify  ${bareRates.map((r) => r.toFixed(0)).join(', ')} req/s (mean ${mean(bareRates).toFixed(0)})`,
+        `  standalone    ${standaloneRates.map((r) => r.toFixed(0)).join(', ')} req/s (mean ${mean(standaloneRates).toFixed(0)})`,
+        `  ratio ${(ratio * 100).toFixed(0)}% (target >= 60%)`,
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    if (bare) await stop(bare);
+    await stop(service);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`standalone-http bench failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

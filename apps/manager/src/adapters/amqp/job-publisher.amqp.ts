@@ -1,4 +1,4 @@
-import { Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { TenantContext } from '@fetcher/engine';
 import { assertFetcherTopology, CircuitBreaker, type BreakerState, envelopeHeaders, FETCHER_TOPOLOGY } from '@fetcher/platform';
 import amqp, { type AmqpConnectionManager } from 'amqp-connection-manager';
@@ -44,7 +44,7 @@ interface ChannelEntry {
  * to two attempts, the second on a fresh channel; a circuit breaker stops the hammering when the
  * broker keeps failing.
  */
-export class AmqpJobPublisher implements JobPublisher, OnApplicationShutdown {
+export class AmqpJobPublisher implements JobPublisher, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(AmqpJobPublisher.name);
   readonly #settings: AmqpJobPublisherSettings;
   readonly #clock: Clock;
@@ -80,6 +80,19 @@ export class AmqpJobPublisher implements JobPublisher, OnApplicationShutdown {
   /** Resolves once connected (the topology is then declared on first use), or rejects after `timeoutMs`. */
   async waitForConnection(timeoutMs: number): Promise<void> {
     await this.#manager.connect({ timeout: timeoutMs });
+  }
+
+  /**
+   * Gives the first connection a moment before requests arrive, so a job created right after boot
+   * is not failed for a connection still being opened. A broker that is down does not stop the
+   * boot: readiness reports it, and the connection manager keeps trying.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    try {
+      await this.waitForConnection(5_000);
+    } catch {
+      this.logger.warn('RabbitMQ not reachable at startup; publishing fails until it is');
+    }
   }
 
   async publishExtractionRequested(tenant: TenantContext, job: Job, requestId: string): Promise<void> {

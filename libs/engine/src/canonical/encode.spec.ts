@@ -7,8 +7,12 @@ describe('encodeCanonicalJson', () => {
     expect(encodeCanonicalJson(value)).toBe('{"a":{"z":[1,{"x":null,"y":true}],"\uFFFD":2,"\u{1F600}":1},"b":1}');
   });
 
-  it('writes a lone-surrogate key as U+FFFD, in the place U+FFFD sorts', () => {
-    expect(encodeCanonicalJson({ '\uFFFE': 1, '\ud800': 2, a: 3 })).toBe('{"a":3,"\uFFFD":2,"\uFFFE":1}');
+  it('keeps keys that differ only in lone surrogates distinct, and parses back to them', () => {
+    const value = { '\ud800': 1, '\udbff': 2, '\uFFFD': 3, 'x\udc00': 4 };
+    const text = encodeCanonicalJson(value);
+    expect(text).toBe('{"x\\udc00":4,"\\ud800":1,"\\udbff":2,"\uFFFD":3}');
+    expect(JSON.parse(text)).toEqual(value);
+    expect(Object.keys(JSON.parse(text) as object)).toHaveLength(4);
   });
 
   it('keeps 64-bit integers and decimal literals exact', () => {
@@ -23,8 +27,9 @@ describe('encodeCanonicalJson', () => {
     );
   });
 
-  it('replaces lone surrogates and leaves <, > and & unescaped', () => {
-    expect(encodeCanonicalJson('<a&b>\ud800\n')).toBe('"<a&b>\uFFFD\\n"');
+  it('escapes lone surrogates as \\uXXXX, keeps pairs and U+FFFD as they are, and leaves <, > and & unescaped', () => {
+    expect(encodeCanonicalJson('<a&b>\ud800\n')).toBe('"<a&b>\\ud800\\n"');
+    expect(encodeCanonicalJson('\udfff\u{1F600}\uFFFD\ud83d')).toBe('"\\udfff\u{1F600}\uFFFD\\ud83d"');
   });
 
   it('rejects values JSON cannot hold with the fixed serialisation error', () => {
@@ -45,13 +50,15 @@ describe(compareUtf8.name, () => {
     expect(['\u{10000}', '\uFFFF', 'a'].sort(compareUtf8)).toEqual(['a', '\uFFFF', '\u{10000}']);
   });
 
-  it('orders a lone surrogate as the U+FFFD it is written as', () => {
-    expect(['\uFFFE', '\ud800', '\uFFFC', '\u{10000}'].sort(compareUtf8)).toEqual(['\uFFFC', '\ud800', '\uFFFE', '\u{10000}']);
+  it('orders a lone surrogate by its own code point, between U+D7FF and U+E000', () => {
+    expect(['\uFFFE', '\ud800', '\uE000', '\uD7FF', '\u{10000}', '\udfff'].sort(compareUtf8)).toEqual([
+      '\uD7FF', '\ud800', '\udfff', '\uE000', '\uFFFE', '\u{10000}',
+    ]);
     expect(compareUtf8('\ud83d\ude00', '\ud83dA')).toBeGreaterThan(0);
     expect(compareUtf8('\ud83d', '\ud83d\ude00')).toBeLessThan(0);
     expect(compareUtf8('same\ud800', 'same\ud800')).toBe(0);
+    expect(compareUtf8('\ud800', '\udbff')).toBeLessThan(0);
   });
-
 });
 
 describe(base64.name, () => {

@@ -3,7 +3,9 @@
  *
  * - compact, UTF-8, object keys sorted by UTF-8 byte order (= code point order) at every level;
  * - strings escaped as JSON.stringify does (`"`, `\`, `\b \f \n \r \t`, other controls as `\u00xx`;
- *   `<`, `>`, `&` and non-ASCII left as they are), lone surrogates replaced by U+FFFD;
+ *   `<`, `>`, `&` and non-ASCII left as they are), a lone surrogate as its `\udxxx` escape: the
+ *   text has no UTF-8 form, and replacing it (say by U+FFFD) could make two distinct keys equal;
+ *   a lone surrogate sorts as its own code point (between U+D7FF and U+E000);
  * - integers exact (bigint, JsonNumber literal text), never through a double;
  * - floats in shortest round-trip form, NaN/Infinity/-Infinity as strings;
  * - binary as padded standard base64; Dates as ISO-8601 UTC with trailing fraction zeros trimmed.
@@ -29,11 +31,10 @@ export function encodeCanonicalRow(row: Readonly<Record<string, JsonValue>>): st
 export function encodeCanonicalString(text: string): string {
   // Nothing to escape and no surrogate (lone or paired): the literal is the text in quotes. Most keys
   // and values take this path; a charCode scan is cheaper than a regex on short strings.
+  // JSON.stringify keeps pairs and writes each lone surrogate as a lower-case `\udxxx` escape.
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
-    if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff)) {
-      return JSON.stringify(text.isWellFormed() ? text : text.toWellFormed());
-    }
+    if (unit < 0x20 || unit === 0x22 || unit === 0x5c || (unit >= 0xd800 && unit <= 0xdfff)) return JSON.stringify(text);
   }
   return `"${text}"`;
 }
@@ -48,8 +49,8 @@ export function canonicalTimestamp(date: Date): string {
 
 /**
  * Code point order, which equals UTF-8 byte order; plain `<` on JS strings is UTF-16 order. A lone
- * surrogate compares as U+FFFD, the character the encoder writes for it, so sorted keys stay sorted
- * in the output bytes.
+ * surrogate compares as its own code point (its place in the generalised UTF-8 byte order), so keys
+ * that differ only in lone surrogates still have one fixed order.
  */
 export function compareUtf8(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
@@ -59,7 +60,7 @@ export function compareUtf8(a: string, b: string): number {
     if (x === y) continue;
     // Two non-surrogates at the first difference: the equal prefix decodes alike in both strings.
     if (!isSurrogate(x) && !isSurrogate(y)) return x - y;
-    return compareCodePoints(a.toWellFormed(), b.toWellFormed());
+    return compareCodePoints(a, b);
   }
   return a.length - b.length;
 }

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { Client } from 'pg';
 import { type AppProcess, freePort, runApp, startApp } from './support/app-process';
 import {
-  jobBody, jobDoc, listObjects, publishJob, readResult, seedConnection, seedJob, signedHeaders, startWorkerWorld, until, type WorkerWorld,
+  jobBody, jobDoc, listObjects, publishJob, readResult, seedConnection, seedJob, signedHeaders, startWorkerWorld, subKey, until, type WorkerWorld,
 } from './support/worker-harness';
 
 /** The fixture the extraction must reproduce, in the canonical document's order. */
@@ -62,6 +62,10 @@ describe('worker: a job end to end', () => {
     expect(event.properties.headers?.['ce-id']?.toString()).toBe(`fetcher.job.completed.${jobId}`);
     const payload = JSON.parse(event.content.toString());
     expect(payload).toMatchObject({ jobId, status: 'completed', metadata: { source: 'reporter' }, result: { path: `external-data/${jobId}.json`, rowCount: 2, hmac, format: 'json' } });
+    // The event is signed with the external key over the events exchange and routing key.
+    const h = event.properties.headers ?? {};
+    const signed = Buffer.concat([Buffer.from(`${String(h.t)}\nv1\n\n${jobId}\n${world.eventsExchange}\njob.completed\n`), event.content]);
+    expect(h['x-message-signature']).toBe(createHmac('sha256', subKey('fetcher-external-hmac-v1')).update(signed).digest('hex'));
     expect(readdirSync(world.spoolDir)).toEqual([]);
   });
 

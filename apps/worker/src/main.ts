@@ -2,13 +2,14 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { runGracefully } from '@fetcher/platform';
+import { loadDotEnvIfLocal, runGracefully } from '@fetcher/platform';
 import { JobQueueTransport } from './adapters/amqp/job-queue.transport';
 import { loadWorkerConfig } from './config/worker.config';
 import { prepareSpoolDir } from './jobs/result/spool-dir';
 import { WorkerModule } from './worker.module';
 
 async function main(): Promise<void> {
+  loadDotEnvIfLocal(process.env); // ENV_NAME=local only; variables already set win
   const config = loadWorkerConfig(process.env); // the app's only read of process.env
   await prepareSpoolDir(config.storage.spoolDir);
   const logger = new Logger('worker');

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { KeyRing } from '@fetcher/platform';
+import { Registry } from 'prom-client';
+import { WorkerMetrics } from '../../metrics/worker-metrics';
+import { FakeClock } from '../../testing/fake-clock';
+import { InMemoryJobStore } from '../../testing/in-memory-job-store';
+import { RecordingEventPublisher } from '../../testing/recording-event-publisher';
+import { JobOutbox } from '../job-outbox';
+import type { JobSettings } from '../job-settings';
+import { LeaseReaper, REAPED_ERROR } from './lease-reaper';
+import { TerminalEventRepairer } from './terminal-event-repairer';
+
+const setup = () => {
+  const clock = new FakeClock('2026-03-01T10:00:00Z');
+  const jobs = new InMemoryJobStore();
+  const publisher = new RecordingEventPublisher();
+  const settings = {
+    leaseTtlMs: 60_000,
+    eventsExchange: 'fetcher.job.events',
+    eventSource: '//src',
+    ring: KeyRing.create({ current: { version: '1', key: randomBytes(32) } }),
+  } as JobSettings;
+  const outbox = new JobOutbox(jobs, publisher, settings, clock);
+  const metrics = new WorkerMetrics(new Registry());
+  return { clock, jobs, publisher, outbox, metrics, settings };
+};
+
+describe(TerminalEventRepairer.name, () => {
+  it('re-sends stored events with their ids and clears the markers; skips inconsistent ones', async () => {
+    const { jobs, publisher, outbox } = setup();
+    jobs.add('a', 'completed', { metadata: { terminalEventPending: true, terminalEventStatus: 'completed', terminalEventPayload: '{"jobId":"a"}' } });
+    jobs.add('b', 'failed', { metadata: { terminalEventPending: true, terminalEventStatus: 'completed', terminalEventPayload: '{"jobId":"b"}' } });
+    const sut = new TerminalEventRepairer(jobs, outbox);
+    expect(await sut.runOnce()).toBe(1);
+    expect(publisher.ids()).toEqual(['fetcher.job.completed.a']);
+    expect(publisher.published[0].body.toString()).toBe('{"jobId":"a"}');
+    expect(jobs.jobs.get('a')?.metadata.terminalEventPending).toBeUndefined();
+    expect(jobs.jobs.get('b')?.metadata.terminalEventPending).toBe(true);
+  });
+
+  it('keeps the marker when the broker still refuses', async () => {
+    const { jobs, publisher, outbox } = setup();
+    jobs.add('a', 'completed', { metadata: { terminalEventPending: true, terminalEventStatus: 'completed', terminalEventPayload: '{"jobId":"a"}' } });
+    publisher.failWith = new Error('down');
+    expect(await new TerminalEventRepairer(jobs, outbox).runOnce()).toBe(0);
+    expect(jobs.jobs.get('a')?.metadata.terminalEventPending).toBe(true);
+  });
+});
+
+describe(LeaseReaper.name, () => {
+  it('fails jobs whose lease expired more than a TTL ago, emits job.failed and counts them', async () => {
+    const { clock, jobs, publisher, outbox, metrics, settings } = setup();
+    jobs.add('gone', 'processing', { lease: { token: 't', owner: 'w', expiresAt: new Date(clock.now().getTime() - 61_000) } });
+    jobs.add('recent', 'processing', { lease: { token: 't', owner: 'w', expiresAt: new Date(clock.now().getTime() - 1_000) } });
+    const sut = new LeaseReaper(jobs, settings, clock, outbox, metrics);
+    expect(await sut.runOnce()).toBe(1);
+    expect(jobs.jobs.get('gone')).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error: REAPED_ERROR }) });
+    expect(jobs.jobs.get('recent')?.status).toBe('processing');
+    expect(publisher.ids()).toEqual(['fetcher.job.failed.gone']);
+    expect((await metrics.leaseReaped.get()).values[0].value).toBe(1);
+  });
+});

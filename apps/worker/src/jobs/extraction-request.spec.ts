@@ -1,0 +1,37 @@
+import { extractionRequest, schemaScope } from './extraction-request';
+
+describe(extractionRequest.name, () => {
+  it('normalises table keys per type, upper-cases Oracle fields and merges tables that collide', () => {
+    const request = extractionRequest(
+      {
+        jobId: 'j',
+        mappedFields: {
+          pg: { 'public.users': ['id', 'name'], users: ['name', 'email'], 'sales.orders': ['*'] },
+          ora: { 'hr.emp': ['id', 'name'] },
+          unknown: { 'x.y': ['a'] },
+        },
+        filters: { pg: { 'public.users': { id: { eq: [1] } } }, ora: { 'hr.emp': { name: { like: ['A%'] } } }, odd: 'not an object' },
+        metadata: { source: 'reporter' },
+      },
+      new Map([['pg', 'POSTGRESQL'], ['ora', 'oracle']]),
+    );
+    expect(request.mappedFields).toEqual({
+      pg: { users: ['id', 'name', 'email'], 'sales.orders': ['*'] },
+      ora: { 'HR.EMP': ['ID', 'NAME'] },
+      unknown: { 'x.y': ['a'] },
+    });
+    expect(request.filters).toEqual({ pg: { users: { id: { eq: [1] } } }, ora: { 'HR.EMP': { NAME: { like: ['A%'] } } }, odd: 'not an object' });
+    expect(request.metadata).toEqual({ source: 'reporter' });
+  });
+});
+
+describe(schemaScope.name, () => {
+  it.each([
+    ['POSTGRESQL', ['users', 'sales.orders', 'db.audit.log'], ['public', 'sales', 'audit']],
+    ['POSTGRESQL', ['sales.orders'], ['sales']],
+    ['SQL_SERVER', ['orders'], ['dbo']],
+    ['ORACLE', ['hr.emp'], ['HR']],
+    ['MYSQL', ['shop.orders'], []],
+    ['MONGODB', ['a.b'], []],
+  ])('%s %j -> %j', (type, keys, scope) => expect(schemaScope(type, keys)).toEqual(scope));
+});

@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+import type { CommandBus } from '@nestjs/cqrs';
+import { envelopeHeaders, KeyRing } from '@fetcher/platform';
+import type { ConsumeMessage } from 'amqplib';
+import { Registry } from 'prom-client';
+import { WorkerMetrics } from '../metrics/worker-metrics';
+import { FakeClock } from '../testing/fake-clock';
+import { FailExpiredJobCommand } from './commands/fail-expired-job.command';
+import { RunJobCommand } from './commands/run-job.command';
+import { JobRequestedController } from './job-requested.controller';
+import type { JobOutcome, JobSettings } from './job-settings';
+import { MessageVerifier } from './message-verifier';
+
+const JOB = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+
+describe(JobRequestedController.name, () => {
+  const setup = (outcome: JobOutcome | Error = { settle: 'ack' }) => {
+    const ring = KeyRing.create({ current: { version: '1', key: randomBytes(32) } });
+    const clock = new FakeClock('2026-03-01T10:00:00Z');
+    const verifier = new MessageVerifier({ ring } as JobSettings, { allowLegacyBodySignature: false }, clock);
+    const executed: unknown[] = [];
+    const commands = {
+      execute: (command: unknown) => {
+        executed.push(command);
+        if (command instanceof RunJobCommand && outcome instanceof Error) return Promise.reject(outcome);
+        return Promise.resolve(command instanceof RunJobCommand ? outcome : undefined);
+      },
+    } as unknown as CommandBus;
+    const metrics = new WorkerMetrics(new Registry());
+    const sut = new JobRequestedController(verifier, commands, metrics);
+    const message = (mutate: (h: Record<string, unknown>) => Record<string, unknown> = (h) => h, now = clock.now()): ConsumeMessage => {
+      const body = Buffer.from(`{"jobId":"${JOB}","mappedFields":{"a":{"t":["f"]}},"metadata":{}}`);
+      const headers = mutate(envelopeHeaders({ key: ring.current().internalHmac, tenantId: '', exchange: '', routingKey: 'q', body, jobId: JOB, now }));
+      return { content: body, fields: { exchange: '', routingKey: 'q' }, properties: { headers } } as unknown as ConsumeMessage;
+    };
+    const rejected = async (reason: string) => (await metrics.messagesRejected.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
+    return { sut, message, executed, rejected, clock };
+  };
+
+  it('runs a verified message and acks as the command says', async () => {
+    const { sut, message, executed } = setup();
+    expect(await sut.onJobRequested(message())).toBe('ack');
+    expect(executed[0]).toBeInstanceOf(RunJobCommand);
+    expect((executed[0] as RunJobCommand).delivery).toMatchObject({ tenantHeader: '' });
+  });
+
+  it('dead-letters and counts what the command says to', async () => {
+    const { sut, message, rejected } = setup({ settle: 'dead-letter', reason: 'engine_unavailable' });
+    expect(await sut.onJobRequested(message())).toBe('dead-letter');
+    expect(await rejected('engine_unavailable')).toBe(1);
+  });
+
+  it('dead-letters an unexpected failure as internal', async () => {
+    const { sut, message, rejected } = setup(new Error('mongo down'));
+    expect(await sut.onJobRequested(message())).toBe('dead-letter');
+    expect(await rejected('internal')).toBe(1);
+  });
+
+  it('dead-letters a forged message without running anything', async () => {
+    const { sut, message, executed, rejected } = setup();
+    expect(await sut.onJobRequested(message((h) => ({ ...h, 'x-message-signature': '00' })))).toBe('dead-letter');
+    expect(executed).toEqual([]);
+    expect(await rejected('mismatch')).toBe(1);
+  });
+
+  it('fails the job of an authentic expired message, then dead-letters it', async () => {
+    const { sut, message, executed, clock, rejected } = setup();
+    expect(await sut.onJobRequested(message((h) => h, new Date(clock.now().getTime() - 301_000)))).toBe('dead-letter');
+    expect(executed).toHaveLength(1);
+    expect(executed[0]).toBeInstanceOf(FailExpiredJobCommand);
+    expect((executed[0] as FailExpiredJobCommand).jobId).toBe(JOB);
+    expect(await rejected('expired')).toBe(1);
+  });
+});

@@ -31,7 +31,7 @@ describe('test, schema and validate-schema against real datasources', () => {
   let maria: Awaited<ReturnType<typeof createMariaDatabase>>;
   let pgConn: Record<string, unknown>;
   let mariaConn: Record<string, unknown>;
-  let downConn: Record<string, unknown>;
+  let downConn: Record<string, string>;
 
   beforeAll(async () => {
     mongoServer = await withMongo();
@@ -40,7 +40,7 @@ describe('test, schema and validate-schema against real datasources', () => {
     pgConn = await sut.create(aPostgresConnection({ schema: pg.schema }));
     mariaConn = await sut.create({ configName: `maria-${randomUUID().slice(0, 8)}`, type: 'MYSQL', host: 'localhost', port: 3306, databaseName: maria.database, userName: maria.user, password: maria.password });
     // Nothing listens on port 1: the dial fails at the connect stage.
-    downConn = await sut.create(aPostgresConnection({ port: 1 }));
+    downConn = (await sut.create(aPostgresConnection({ port: 1 }))) as Record<string, string>;
   });
   afterAll(async () => {
     await sut?.close();
@@ -182,7 +182,7 @@ describe('test, schema and validate-schema against real datasources', () => {
           { type: 'FIELD_NOT_FOUND', dataSourceId: pgName, table: `${pg.schema}.accounts`, field: 'zeta' },
           { type: 'TABLE_NOT_FOUND', dataSourceId: pgName, table: `${pg.schema}.nope` },
           { type: 'DATA_SOURCE_NOT_FOUND', dataSourceId: 'zz_missing' },
-        ].sort((a, b) => (a.dataSourceId < b.dataSourceId ? -1 : a.dataSourceId > b.dataSourceId ? 1 : 0)),
+        ].sort((a, b) => String(a.dataSourceId).localeCompare(String(b.dataSourceId), 'en')),
       );
     });
 

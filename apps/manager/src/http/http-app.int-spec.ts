@@ -36,7 +36,7 @@ describe('the Manager HTTP layer on Fastify', () => {
     expect(res.json()).toEqual({ code: 413, title: 'request_failed', message: 'Request Entity Too Large' });
   });
 
-  it('mounts the platform routes: /health, /readyz (mongodb up, rabbitmq and redis skipped), /version, /metrics', async () => {
+  it('mounts the platform routes: /health, /readyz (mongodb and rabbitmq up, redis skipped), /version, /metrics', async () => {
     // The startup self-probe runs in the background; /health reports it once it has finished.
     const health = await pollUntil(async () => {
       const body = (await app.inject({ method: 'GET', url: '/health' })).json<{ reason?: string }>();
@@ -47,7 +47,7 @@ describe('the Manager HTTP layer on Fastify', () => {
     expect(readyz.statusCode).toBe(200);
     expect(readyz.json()).toMatchObject({
       status: 'healthy',
-      checks: { mongodb: { status: 'up' }, rabbitmq: { status: 'skipped' }, redis: { status: 'skipped' } },
+      checks: { mongodb: { status: 'up' }, rabbitmq: { status: 'up' }, redis: { status: 'skipped' } },
       deployment_mode: 'local',
     });
     expect((await app.inject({ method: 'GET', url: '/version' })).json()).toMatchObject({ version: '0.0.0' });

@@ -17,3 +17,10 @@ export { createEngine, type Engine, type EngineOptions } from './engine';
 export type { TestConnectionResult } from './connections/connection-tester';
 export { createTenantContext, isTenantId } from './tenant';
 export { withConnectionSecrets } from './connections/secrets';
+export {
+  normaliseFilterValue,
+  parseInstant,
+  nextDayStart,
+  type FilterValue,
+  type ParsedInstant,
+} from './planner/filter-values';

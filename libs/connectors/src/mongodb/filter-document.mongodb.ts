@@ -5,17 +5,22 @@
  * matches an ObjectId.
  */
 import { Binary, Decimal128, ObjectId, type Document } from 'mongodb';
-import { EngineError, FILTER_OPERATORS, compareUtf8, type ColumnKind, type FilterCondition } from '@fetcher/engine';
-import { parseInstant, valueMismatch } from '../sql/filter-values';
+import {
+  EngineError,
+  FILTER_OPERATORS,
+  JsonNumber,
+  compareUtf8,
+  normaliseFilterValue,
+  parseInstant,
+  type ColumnKind,
+  type FilterCondition,
+} from '@fetcher/engine';
+import { valueMismatch } from '../sql/filter-values';
 
 type Comparison = 'gt' | 'gte' | 'lt' | 'lte';
 const COMPARISON: ReadonlySet<string> = new Set<Comparison>(['gt', 'gte', 'lt', 'lte']);
 
-const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const INTEGER = /^[+-]?\d+$/;
-const OBJECT_ID = /^[0-9a-f]{24}$/i;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 
@@ -99,16 +104,18 @@ export function likePattern(like: string): string {
 }
 
 /**
- * Coerces one filter value by kind. `null` passes (the planner allows it only in single eq/ne).
- * Kinds without a rule (string, other, ...) keep the value as given: BSON comparisons are typed,
- * and turning a number into text would change what matches.
+ * Coerces one filter value by kind; what is accepted is the engine's own check
+ * (`normaliseFilterValue`, the planner's), so a planned value never fails here. `null` passes (the
+ * planner allows it only in single eq/ne). Kinds without a rule (string, other, ...) keep the value
+ * as given: BSON comparisons are typed, and turning a number into text would change what matches.
  */
 export function coerceValue(kind: ColumnKind, value: unknown, path: string): unknown {
   if (value === null) return null;
   switch (kind) {
     case 'objectId':
-      if (typeof value === 'string' && OBJECT_ID.test(value)) return ObjectId.createFromHexString(value.toLowerCase());
-      throw valueMismatch(path);
+      return ObjectId.createFromHexString(checked(kind, value, path) as string);
+    case 'uuid':
+      return uuidBinary(checked(kind, value, path) as string);
     case 'datetime':
     case 'date': {
       const instant = typeof value === 'string' ? parseInstant(value) : undefined;
@@ -121,28 +128,39 @@ export function coerceValue(kind: ColumnKind, value: unknown, path: string): unk
     case 'integer':
       return numberValue(value, path);
     case 'boolean':
-      if (typeof value === 'boolean') return value;
-      if (value === 'true' || value === 'false') return value === 'true';
-      throw valueMismatch(path);
+      return checked(kind, value, path);
     case 'binary':
       return binaryValue(value, path);
     default:
-      return value;
+      // An exact-number literal is compared as the number it spells; one no BSON number can hold stays its text.
+      if (!(value instanceof JsonNumber)) return value;
+      try {
+        return numberValue(value, path);
+      } catch {
+        return value.text;
+      }
   }
+}
+
+function checked(kind: ColumnKind, value: unknown, path: string): string | number | boolean | bigint {
+  const normal = normaliseFilterValue(kind, value);
+  if (normal === undefined) throw valueMismatch(path);
+  return normal;
+}
+
+function uuidBinary(text: string): Binary {
+  return Binary.createFromHexString(text.replace(/-/g, ''), Binary.SUBTYPE_UUID);
 }
 
 /** Decimal128 fields compare exactly against a Decimal128; a number compares numerically. */
 function decimalValue(value: unknown, path: string): unknown {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
-  if (typeof value === 'bigint') return Decimal128.fromString(value.toString());
-  if (typeof value === 'string' && NUMERIC.test(value)) {
-    try {
-      return Decimal128.fromString(value.replace(/^\+/, ''));
-    } catch {
-      return Number(value); // forms Decimal128 does not parse (`1.`, `.5`) are still numbers
-    }
+  const text = checked('decimal', value, path) as string;
+  try {
+    return Decimal128.fromString(text.replace(/^\+/, ''));
+  } catch {
+    return Number(text); // forms Decimal128 does not parse (`1.`, `.5`, huge exponents) are still numbers
   }
-  throw valueMismatch(path);
 }
 
 /**
@@ -151,10 +169,7 @@ function decimalValue(value: unknown, path: string): unknown {
  */
 function numberValue(value: unknown, path: string): unknown {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
-  let text: string;
-  if (typeof value === 'bigint') text = value.toString();
-  else if (typeof value === 'string' && NUMERIC.test(value)) text = value;
-  else throw valueMismatch(path);
+  const text = checked('decimal', value, path) as string;
   if (INTEGER.test(text)) {
     const integer = BigInt(text);
     if (integer >= BigInt(Number.MIN_SAFE_INTEGER) && integer <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(integer);
@@ -170,11 +185,9 @@ function numberValue(value: unknown, path: string): unknown {
  * (subtype 4); base64 becomes generic binary (subtype 0).
  */
 function binaryValue(value: unknown, path: string): unknown {
-  if (typeof value === 'string' && UUID.test(value)) {
-    return Binary.createFromHexString(value.replace(/-/g, '').toLowerCase(), Binary.SUBTYPE_UUID);
-  }
-  if (typeof value === 'string' && BASE64.test(value)) return Binary.createFromBase64(value, Binary.SUBTYPE_DEFAULT);
-  throw valueMismatch(path);
+  const uuid = normaliseFilterValue('uuid', value);
+  if (uuid !== undefined) return uuidBinary(uuid as string);
+  return Binary.createFromBase64(checked('binary', value, path) as string, Binary.SUBTYPE_DEFAULT);
 }
 
 /** A field named `__proto__` must become an own key of the filter, not its prototype. */

@@ -1,5 +1,5 @@
 import { JsonNumber, type ColumnKind } from '../models';
-import { acceptsValue, isDateTimeText } from './filter-values';
+import { acceptsValue, normaliseFilterValue, parseInstant } from './filter-values';
 
 describe(acceptsValue.name, () => {
   const cases: [ColumnKind, unknown[], unknown[]][] = [
@@ -24,9 +24,33 @@ describe(acceptsValue.name, () => {
   });
 });
 
-describe(isDateTimeText.name, () => {
+describe(parseInstant.name, () => {
   it('checks calendar days, including leap years', () => {
-    expect(['2000-02-29', '2024-02-29', '1999-12-31'].map(isDateTimeText)).toEqual([true, true, true]);
-    expect(['1900-02-29', '2026-04-31', '2026-00-10'].map(isDateTimeText)).toEqual([false, false, false]);
+    expect(['2000-02-29', '2024-02-29', '1999-12-31'].map((t) => parseInstant(t) !== undefined)).toEqual([true, true, true]);
+    expect(['1900-02-29', '2026-04-31', '2026-00-10'].map((t) => parseInstant(t) !== undefined)).toEqual([false, false, false]);
+  });
+});
+
+describe(normaliseFilterValue.name, () => {
+  it('refuses instants outside years 1-9999, also when only the offset moves them out', () => {
+    for (const text of ['0000-01-01', '0000-12-31T23:00:00Z', '0001-01-01T00:30:00+01:00', '9999-12-31T23:30:00-01:00']) {
+      expect([text, normaliseFilterValue('datetime', text)]).toEqual([text, undefined]);
+      expect([text, normaliseFilterValue('date', text)]).toEqual([text, undefined]);
+    }
+    expect(normaliseFilterValue('datetime', '0001-01-01T01:30:00+01:00')).toBe('0001-01-01T00:30:00Z');
+    expect(normaliseFilterValue('date', '2024-01-01T23:30:00-01:00')).toBe('2024-01-02');
+  });
+
+  it('reads JsonNumber literals as the numbers they spell, for every kind that takes numbers', () => {
+    expect(normaliseFilterValue('integer', new JsonNumber('-12345678901234567890'))).toBe(-12345678901234567890n);
+    expect(normaliseFilterValue('decimal', new JsonNumber('1.50'))).toBe('1.50');
+    expect(normaliseFilterValue('float', new JsonNumber('2.5'))).toBe(2.5);
+    expect(normaliseFilterValue('string', new JsonNumber('7'))).toBe('7');
+  });
+
+  it('refuses a float literal that no double can hold', () => {
+    expect(normaliseFilterValue('float', '1e400')).toBeUndefined();
+    expect(normaliseFilterValue('float', new JsonNumber('-1e400'))).toBeUndefined();
+    expect(normaliseFilterValue('decimal', '1e400')).toBe('1e400');
   });
 });

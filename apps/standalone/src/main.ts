@@ -1,17 +1,13 @@
+// First: it must be in place before the modules below load the AWS SDK.
+import './quiet-warnings';
 import 'reflect-metadata';
 import { ConfigError } from '@fetcher/platform';
 import { banner } from './banner';
 import { loadStandaloneConfig } from './config/standalone.config';
 import { startStandalone } from './standalone';
 
-// The AWS SDK (loaded by the Worker's S3 adapter, unused here) warns on every start under Node 20
-// about its future support policy; in the first screen a newcomer sees, that buries the banner.
-const emitWarning = process.emitWarning.bind(process);
-process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
-  const type = typeof rest[0] === 'string' ? rest[0] : (rest[0] as { type?: string } | undefined)?.type;
-  if (type === 'NodeVersionSupportWarning' || (warning instanceof Error && warning.name === 'NodeVersionSupportWarning')) return;
-  (emitWarning as (...args: unknown[]) => void)(warning, ...rest);
-});
+/** Jobs in flight get this long to finish when the process is asked to stop. */
+const SHUTDOWN_BOUND_MS = 60_000;
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -24,6 +20,11 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     // Jobs in flight finish and every write reaches the disk before the process ends.
+    const deadline = setTimeout(() => {
+      process.stderr.write('fetcher: shutdown took too long; exiting\n');
+      process.exit(1);
+    }, SHUTDOWN_BOUND_MS);
+    deadline.unref();
     service.close().then(
       () => process.exit(0),
       () => process.exit(1),

@@ -9,6 +9,8 @@ export interface DemoDatabaseAddress {
   readonly user: string;
 }
 
+const STOP_GRACE_MS = 3_000;
+
 type WorkerMessage = { kind: 'listening'; port: number } | { kind: 'failed'; message: string } | { kind: 'stopped' };
 
 /**
@@ -96,6 +98,10 @@ export class DemoDatabase {
     if (!worker) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.postMessage('stop');
+    // The socket server waits for its clients to hang up; a pooled client left open must not hold
+    // the shutdown, and the data lives in memory anyway, so after a moment the thread is ended.
+    const timer = setTimeout(() => void worker.terminate(), STOP_GRACE_MS);
     await exited;
+    clearTimeout(timer);
   }
 }

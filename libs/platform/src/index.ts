@@ -52,3 +52,9 @@ export { MetricsRegistry, READYZ_BUCKETS_MS } from './metrics/metrics-registry';
 export { loggerModuleOptions, type LoggerOptions } from './logging/logger-options';
 export { REDACTED, redactObject, redactSecrets, redactUrls } from './logging/redact';
 export { fastifyRequestIdOptions, REQUEST_ID_HEADER, requestIdFrom, RequestIdMiddleware } from './logging/request-id';
+
+// Telemetry
+export {
+  extractTraceContext, injectTraceHeaders, observabilityFromTracer, SpanKind, startTelemetry, withSpan,
+  type ObservabilityPort, type Telemetry, type TelemetryOptions,
+} from './telemetry/telemetry';

@@ -6,6 +6,7 @@ import { HttpMetricsMiddleware, RouteLabelGuard } from './metrics/http-metrics';
 import { MetricsRegistry } from './metrics/metrics-registry';
 import { PLATFORM_OPTIONS, type PlatformOptions } from './readiness/platform-options';
 import { Readiness } from './readiness/readiness.service';
+import { HttpTracingMiddleware } from './telemetry/http-tracing.middleware';
 import { SystemController } from './readiness/system.controller';
 
 /**
@@ -33,6 +34,6 @@ export class PlatformModule implements NestModule {
   }
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestIdMiddleware, HttpMetricsMiddleware).forRoutes('*');
+    consumer.apply(RequestIdMiddleware, HttpMetricsMiddleware, HttpTracingMiddleware).forRoutes('*');
   }
 }

@@ -6,6 +6,11 @@ import { MetricsRegistry } from './metrics-registry';
 // (bounded cardinality) rather than by URL. Unmatched requests are labelled `unmatched`.
 const ROUTE = Symbol('fetcher.route');
 
+/** The route template recorded for a raw request, or `unmatched`. */
+export function routeLabelOf(req: IncomingMessage): string {
+  return (req as IncomingMessage & { [ROUTE]?: string })[ROUTE] ?? 'unmatched';
+}
+
 /** Times every HTTP request from arrival to the last byte of the answer. */
 @Injectable()
 export class HttpMetricsMiddleware implements NestMiddleware {
@@ -14,8 +19,7 @@ export class HttpMetricsMiddleware implements NestMiddleware {
   use(req: IncomingMessage, res: ServerResponse, next: () => void): void {
     const started = process.hrtime.bigint();
     res.once('finish', () => {
-      const raw = req as IncomingMessage & { [ROUTE]?: string };
-      const labels = { method: req.method ?? 'GET', route: raw[ROUTE] ?? 'unmatched', status_code: String(res.statusCode) };
+      const labels = { method: req.method ?? 'GET', route: routeLabelOf(req), status_code: String(res.statusCode) };
       this.metrics.httpRequestDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
       this.metrics.httpRequests.inc(labels);
     });

@@ -1,4 +1,5 @@
 import { type MetricsRegistry } from '../metrics/metrics-registry';
+import { type Telemetry } from '../telemetry/telemetry';
 import { type ReadinessProbe } from './probe';
 
 export type DeploymentMode = 'local' | 'saas' | 'byoc';
@@ -16,6 +17,8 @@ export interface PlatformOptions {
   readonly probes?: readonly ReadinessProbe[];
   /** A registry created before the app (so adapters built outside Nest can use it). */
   readonly metricsRegistry?: MetricsRegistry;
+  /** From `startTelemetry`; when enabled, every HTTP request gets a server span. */
+  readonly telemetry?: Telemetry;
   /** Overall budget of the startup self-probe; 15 s when unset. */
   readonly selfProbeBudgetMs?: number;
 }

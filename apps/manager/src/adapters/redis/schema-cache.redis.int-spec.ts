@@ -112,10 +112,12 @@ describe('RedisSchemaCache backends', () => {
 
       proxy.restore();
       const deadline = Date.now() + 10_000;
-      while (sut.backend !== 'redis') {
-        if (Date.now() > deadline) throw new Error('the probe did not switch back');
+      const backend = (): string => sut.backend;
+      for (;;) {
         await sut.probe();
-        if (sut.backend !== 'redis') await new Promise((resolve) => setTimeout(resolve, 100));
+        if (backend() === 'redis') break;
+        if (Date.now() > deadline) throw new Error('the probe did not switch back');
+        await new Promise((resolve) => setTimeout(resolve, 100));
       }
       // The memory copy is gone with the switch, and Redis never had it.
       expect(await scoped('a', () => sut.getSchema(tenant, 'a'))).toBeUndefined();

@@ -124,6 +124,31 @@ describe('host safety: address classes', () => {
     denied(() => checkHostLiteral('::ffff:10.1.2.3', MT));
   });
 
+  it.each([
+    ['::127.0.0.1', 'loopback'],
+    ['::169.254.169.254', 'metadata'],
+    ['::10.1.2.3', 'private'],
+    ['64:ff9b::127.0.0.1', 'loopback'],
+    ['64:ff9b::a9fe:a9fe', 'metadata'],
+    ['64:ff9b:1::10.0.0.1', 'private'],
+    ['2002:7f00:1::', 'loopback'],
+    ['2002:a9fe:a9fe::1', 'metadata'],
+    ['2002:c0a8:0101::', 'private'],
+    ['2001:0:4136:e378:8000:63bf:80ff:fffe', 'loopback'], // Teredo, client 127.0.0.1 (stored inverted)
+    ['64:ff9b::8.8.8.8', 'public'],
+    ['2002:0808:0808::1', 'public'],
+    ['::1', 'loopback'],
+    ['::', 'unspecified'],
+  ])('classes the IPv6 form %s by the IPv4 address it embeds (%s)', (address, cls) => {
+    expect(classifyAddress(address)).toBe(cls);
+  });
+
+  it('denies IPv4-compatible, NAT64, 6to4 and Teredo forms of a denied IPv4 address', () => {
+    for (const host of ['::127.0.0.1', '[64:ff9b::127.0.0.1]', '2002:7f00:1::', '64:ff9b::a9fe:a9fe']) denied(() => checkHostLiteral(host, ST));
+    denied(() => checkHostLiteral('2002:0a00:0001::', MT));
+    expect(() => checkHostLiteral('2002:0a00:0001::', ST)).not.toThrow();
+  });
+
   it('accepts a bracketed IPv6 literal and classifies it', () => {
     denied(() => checkHostLiteral('[::1]', ST));
     expect(() => checkHostLiteral('[2606:4700::1111]', MT)).not.toThrow();

@@ -167,8 +167,30 @@ function classifyName(name: string): AddressClass {
 
 function classifyBytes(bytes: Uint8Array): AddressClass {
   const unmapped = unmapIpv4(bytes);
+  const embedded = embeddedIpv4(unmapped);
+  if (embedded) return classifyBytes(embedded);
   for (const [cls, cidr] of CLASS_RANGES) if (cidrContains(cidr, unmapped)) return cls;
   return 'public';
+}
+
+/**
+ * The IPv4 address an IPv6 form carries and delivers to, so that it is classed like that address:
+ * IPv4-compatible `::a.b.c.d` (but not `::` and `::1`, which are their own classes), NAT64
+ * `64:ff9b::/96` and the local-use `64:ff9b:1::/48`, 6to4 `2002:AABB:CCDD::/48`, and Teredo
+ * `2001:0::/32`, whose client address is stored inverted in the last four bytes.
+ */
+function embeddedIpv4(bytes: Uint8Array): Uint8Array | undefined {
+  if (bytes.length !== 16) return undefined;
+  const zeros = (from: number, to: number) => bytes.subarray(from, to).every((b) => b === 0);
+  const last4 = bytes.slice(12);
+  if (zeros(0, 12) && !(zeros(12, 15) && bytes[15] <= 1)) return last4;
+  if (bytes[0] === 0x00 && bytes[1] === 0x64 && bytes[2] === 0xff && bytes[3] === 0x9b) {
+    if (zeros(4, 12)) return last4;
+    if (bytes[4] === 0x00 && bytes[5] === 0x01) return last4;
+  }
+  if (bytes[0] === 0x20 && bytes[1] === 0x02) return bytes.slice(2, 6);
+  if (bytes[0] === 0x20 && bytes[1] === 0x01 && bytes[2] === 0x00 && bytes[3] === 0x00) return last4.map((b) => b ^ 0xff);
+  return undefined;
 }
 
 // ---- allowlist -------------------------------------------------------------------------------

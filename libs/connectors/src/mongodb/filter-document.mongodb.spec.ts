@@ -175,6 +175,22 @@ describe(coerceValue.name, () => {
     });
   });
 
+  it('lets a date-only upper bound of between cover that whole day on a date-time field, as SQL does', () => {
+    expect(build({ createdAt: { between: ['2024-01-01', '2024-01-31'] } })).toEqual({
+      createdAt: { $gte: new Date('2024-01-01T00:00:00Z'), $lt: new Date('2024-02-01T00:00:00Z') },
+    });
+    expect(build({ createdAt: { between: ['2024-02-28', '2024-02-29'] } })).toEqual({
+      createdAt: { $gte: new Date('2024-02-28T00:00:00Z'), $lt: new Date('2024-03-01T00:00:00Z') },
+    });
+  });
+
+  it.each(['$where', '$expr', '$or', 'a.$gt', 'nested.$where.x'])('never reads the field %s as an operator: filtering on it is refused', (field) => {
+    const kindsWithDollar = new Map<string, ColumnKind>([[field, 'string']]);
+    expect(() => buildFilterDocument({ [field]: { eq: ['sleep(1000) || true'] } }, kindsWithDollar, PATH)).toThrow(
+      expect.objectContaining({ category: 'validation' }) as Error,
+    );
+  });
+
   it('does not coerce fields the inference does not know', () => {
     expect(build({ missing: { eq: ['2024-01-01'] } })).toEqual({ missing: '2024-01-01' });
   });

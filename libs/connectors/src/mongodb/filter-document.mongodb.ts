@@ -11,6 +11,7 @@ import {
   JsonNumber,
   compareUtf8,
   normaliseFilterValue,
+  nextDayStart,
   parseInstant,
   type ColumnKind,
   type FilterCondition,
@@ -40,6 +41,11 @@ export function buildFilterDocument(
   for (const field of Object.keys(conditions).sort(compareUtf8)) {
     const condition = conditions[field];
     if (condition === null || typeof condition !== 'object') continue;
+    // A key starting with `$` in a filter is an operator (`$where` runs JavaScript, `$expr`...), so a
+    // field named like one is never put there: filtering on it is refused instead.
+    if (field.split('.').some((segment) => segment.startsWith('$'))) {
+      throw new EngineError('validation', `filter field cannot be filtered in MongoDB: ${path}.${field}`);
+    }
     const clause = fieldClause(condition, kinds.get(field) ?? 'other', `${path}.${field}`);
     if (clause !== undefined) defineKey(filter, field, clause);
   }
@@ -67,7 +73,10 @@ function fieldClause(condition: FilterCondition, kind: ColumnKind, path: string)
       // Quirk (kept): any count other than two is ignored. It replaces gte/lte.
       if (values.length !== 2) continue;
       operators.$gte = coerce(values[0]);
-      operators.$lte = coerce(values[1]);
+      // A date-only upper bound on a date-time field covers that whole day, as in SQL.
+      const dayEnd = kind === 'datetime' && typeof values[1] === 'string' ? wholeDayEnd(values[1]) : undefined;
+      if (dayEnd) operators.$lt = dayEnd;
+      else operators.$lte = coerce(values[1]);
     } else if (op === 'in') {
       operators.$in = values.map(coerce); // replaces eq with several values
     } else if (op === 'nin') {
@@ -140,6 +149,13 @@ export function coerceValue(kind: ColumnKind, value: unknown, path: string): unk
         return value.text;
       }
   }
+}
+
+/** The exclusive end of the day a date-only text names, or undefined when the text is not date-only. */
+function wholeDayEnd(text: string): Date | undefined {
+  if (!parseInstant(text)?.dateOnly) return undefined;
+  const next = nextDayStart(text);
+  return next === undefined ? undefined : new Date(next);
 }
 
 function checked(kind: ColumnKind, value: unknown, path: string): string | number | boolean | bigint {

@@ -40,7 +40,7 @@ import {
 } from './discovery.postgres';
 import { PortalTableSource } from './portal-table-source.postgres';
 import { isQueryCanceled } from './sql-state.postgres';
-import { textConverter } from './value-mapping.postgres';
+import { readExpression, textConverter } from './value-mapping.postgres';
 
 export interface PostgresConnectorConfig extends SqlConnectorConfig {
   /** The COPY fast path for unfiltered tables (default on); off, every table takes the row path. */
@@ -129,7 +129,7 @@ export class PostgresConnector extends PooledSqlConnector<Pool, PostgresConnecto
       if (this.config.copyFastPath !== false && this.#utf8 && !plan.filtered) {
         return new CopyTableSource({ lease, table: key, plan: copyPlan(POSTGRES_DIALECT, table, columns), signal });
       }
-      const select = columns.map((c) => POSTGRES_DIALECT.quoteIdentifier(c.catalogName));
+      const select = columns.map((c) => readExpression(c, POSTGRES_DIALECT.quoteIdentifier(c.catalogName)));
       return new PortalTableSource({
         lease,
         table: key,

@@ -10,7 +10,7 @@
  * path, so that both paths emit the same bytes.
  */
 import type { SqlDialect } from '../sql/dialect';
-import { isArrayType, textConverter, type PostgresColumnType, type TextConverter } from './value-mapping.postgres';
+import { isArrayType, readExpression, textConverter, type PostgresColumnType, type TextConverter } from './value-mapping.postgres';
 
 /** What the encoder does with one binary COPY field. */
 export const FieldRender = Object.freeze({
@@ -79,6 +79,7 @@ const OWN_TEXT_CAST: ReadonlySet<string> = new Set(['inet', 'cidr', 'char']);
 /** Selected as `::text` (their cast to text is the output function). */
 const AS_TEXT: ReadonlyMap<string, FieldRender> = new Map<string, FieldRender>([
   ['numeric', FieldRender.quoted],
+  ['money', FieldRender.quoted], // read as numeric (readExpression)
   ['uuid', FieldRender.quoted],
   ['timestamptz', FieldRender.timestamptz],
   ['timestamp', FieldRender.timestamp],
@@ -103,7 +104,7 @@ export function copyPlan(dialect: SqlDialect, qualifiedTable: string, columns: r
   const expressions: string[] = [];
   const fields: CopyField[] = [];
   for (const column of columns) {
-    const quoted = dialect.quoteIdentifier(column.catalogName);
+    const quoted = readExpression(column, dialect.quoteIdentifier(column.catalogName));
     const raw = isArrayType(column) ? undefined : RAW.get(column.udtName);
     if (raw !== undefined) {
       expressions.push(quoted);

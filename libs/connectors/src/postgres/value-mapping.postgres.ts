@@ -92,6 +92,16 @@ export function isArrayType(type: PostgresColumnType): boolean {
   return type.dataType === 'ARRAY';
 }
 
+/**
+ * The expression a column is read through. `money` (and arrays of it) is read as `numeric`: its
+ * own text follows the server's lc_monetary (`$1,234.50`, `1.234,50 €`), while the canonical form
+ * wants a plain exact decimal (`1234.50`). Everything else is read as stored.
+ */
+export function readExpression(type: PostgresColumnType, quoted: string): string {
+  if (isArrayType(type)) return (type.elementUdtName ?? type.udtName.replace(/^_/, '')) === 'money' ? `${quoted}::numeric[]` : quoted;
+  return type.udtName === 'money' ? `${quoted}::numeric` : quoted;
+}
+
 /** The filter kind (C5 "Kinds"); arrays, enums and other types are `other`, so `like` refuses them. */
 export function postgresColumnKind(type: PostgresColumnType): ColumnKind {
   if (isArrayType(type)) return 'other';

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { createTenantContext } from '@fetcher/engine';
 import type { AppError } from '../../errors/app-error';
 import { FakeClock } from '../../testing/fake-clock';
@@ -41,6 +42,7 @@ async function failure(promise: Promise<unknown>): Promise<Pick<AppError, 'code'
 }
 
 describe(CreateJobHandler.name, () => {
+  beforeAll(() => Logger.overrideLogger(false)); // the failure paths log on purpose
   it('stores a pending job, publishes it with the request id, then records the dispatch', async () => {
     const { run, jobs, publisher, clock } = setup();
     const result = await run();

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { createTenantContext } from '@fetcher/engine';
 import type { Job } from '../job';
 import { FakeClock } from '../../testing/fake-clock';
@@ -33,6 +34,7 @@ function setup(settings: Partial<ConstructorParameters<typeof DispatchSweep>[4]>
 }
 
 describe(DispatchSweep.name, () => {
+  beforeAll(() => Logger.overrideLogger(false)); // the failure paths log on purpose
   it('republishes an undispatched job once it is older than the minimum age, exactly once', async () => {
     const { sut, insert, clock, publisher, jobs, counted } = setup();
     const job = await insert();

@@ -20,7 +20,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,6 +62,8 @@ async function freePort(): Promise<number> {
 interface WorkerRun {
   readonly child: ChildProcess;
   readonly exited: Promise<{ peakRssKb: number }>;
+  /** SIGTERM to the worker itself (not to /usr/bin/time, which would die without its report). */
+  stop(): void;
 }
 
 /** Workers still running; ended if the bench fails, so none outlives it. */
@@ -72,8 +74,14 @@ process.on('exit', () => {
 
 async function startWorker(env: Record<string, string>): Promise<WorkerRun> {
   const port = await freePort();
-  const child = spawn('/usr/bin/time', ['-v', process.execPath, WORKER_MAIN], {
-    env: { PATH: process.env.PATH ?? '', ...env, HEALTH_PORT: String(port) },
+  // For profiling a run, e.g. WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn('/usr/bin/time', ['-v', process.execPath, ...nodeArgs, WORKER_MAIN], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...env,
+      HEALTH_PORT: String(port),
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   running.add(child);
@@ -90,7 +98,11 @@ async function startWorker(env: Record<string, string>): Promise<WorkerRun> {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`worker did not start:\n${stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { child, exited };
+  const stop = (): void => {
+    const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    for (const pid of children) process.kill(Number(pid), 'SIGTERM');
+  };
+  return { child, exited, stop };
 }
 
 async function psqlExport(table: string): Promise<number> {
@@ -185,7 +197,7 @@ async function main(): Promise<void> {
         times.push(await runJob(db, table));
         out(`  ${label} rep ${rep + 1}: psql ${exports.at(-1)?.toFixed(2)} s, worker ${times.at(-1)?.toFixed(2)} s, ratio ${((times.at(-1) ?? 0) / (exports.at(-1) ?? 1)).toFixed(2)}`);
       }
-      worker.child.kill('SIGTERM');
+      worker.stop();
       rss[label] = (await worker.exited).peakRssKb / 1024;
       ratios.push(`${label}: psql median ${median(exports).toFixed(2)} s, worker median ${median(times).toFixed(2)} s, ratio ${(median(times) / median(exports)).toFixed(2)}, peak RSS ${rss[label].toFixed(1)} MiB`);
     }
@@ -202,7 +214,7 @@ async function main(): Promise<void> {
         latencies.push(await runJob(db, `${BENCH_SCHEMA}.small_30`));
       }
     }));
-    worker.child.kill('SIGTERM');
+    worker.stop();
     await worker.exited;
     out(`${SMALL_JOBS} small jobs: p50 ${(percentile(latencies, 50) * 1000).toFixed(0)} ms, p99 ${(percentile(latencies, 99) * 1000).toFixed(0)} ms`);
   } finally {

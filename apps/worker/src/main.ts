@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Logger as PinoLogger } from 'nestjs-pino';
 import { loadDotEnvIfLocal, runGracefully } from '@fetcher/platform';
 import { JobQueueTransport } from './adapters/amqp/job-queue.transport';
 import { loadWorkerConfig } from './config/worker.config';
@@ -12,10 +13,11 @@ async function main(): Promise<void> {
   loadDotEnvIfLocal(process.env); // ENV_NAME=local only; variables already set win
   const config = loadWorkerConfig(process.env); // the app's only read of process.env
   await prepareSpoolDir(config.storage.spoolDir);
+  const app = await NestFactory.create<NestFastifyApplication>(WorkerModule.forRoot(config), new FastifyAdapter(), { bufferLogs: true });
+  app.useLogger(app.get(PinoLogger));
   const logger = new Logger('worker');
   if (config.skippedDatasources.length > 0) logger.warn(`internal datasources skipped (incomplete): ${config.skippedDatasources.join(', ')}`);
   if (config.storage.ttl) logger.log(`OBJECT_STORAGE_TTL is ${config.storage.ttl}; expiry is the bucket's lifecycle rule`);
-  const app = await NestFactory.create<NestFastifyApplication>(WorkerModule.forRoot(config), new FastifyAdapter(), { bufferLogs: true });
   app.connectMicroservice({ strategy: app.get(JobQueueTransport) });
   // Command handlers are registered at bootstrap; consuming before that would dead-letter deliveries.
   await app.init();

@@ -1,7 +1,17 @@
 import { type DynamicModule, Module, type ModuleMetadata, type Provider } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { createConnectorRegistry } from '@fetcher/connectors';
-import { assertFetcherTopology, checkWorkQueue, CircuitBreaker, MetricsRegistry, mongoProbe, PlatformModule, PROBES } from '@fetcher/platform';
+import {
+  assertFetcherTopology,
+  checkWorkQueue,
+  CircuitBreaker,
+  loggerModuleOptions,
+  MetricsRegistry,
+  mongoProbe,
+  PlatformModule,
+  PROBES,
+} from '@fetcher/platform';
+import { LoggerModule } from 'nestjs-pino';
 import { AmqpConnections } from './adapters/amqp/amqp-connections';
 import { AmqpEventPublisher } from './adapters/amqp/event-publisher.amqp';
 import { JobQueueTransport } from './adapters/amqp/job-queue.transport';
@@ -65,6 +75,7 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [
         CqrsModule.forRoot(),
+        LoggerModule.forRoot(loggerModuleOptions({ level: config.logLevel, service: 'worker' })),
         PlatformModule.forRoot({
           service: 'worker',
           version: config.version,

@@ -22,7 +22,7 @@ export interface S3Settings {
  * with aws-chunked framing, which some S3-compatible stores save as part of the object.
  */
 export function createS3Client(settings: S3Settings): S3Client {
-  return new S3Client({
+  const client = new S3Client({
     region: settings.region,
     forcePathStyle: settings.forcePathStyle,
     requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -30,7 +30,21 @@ export function createS3Client(settings: S3Settings): S3Client {
     ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
     ...(settings.credentials ? { credentials: { ...settings.credentials } } : {}),
   });
+  // The signer would otherwise hash every uploaded byte with SHA-256 (a second pass over the whole
+  // result, on the job's CPU). The bodies are ciphertext whose GCM tag already detects any change,
+  // so object bodies are sent as UNSIGNED-PAYLOAD, which S3 accepts for these operations.
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      const request = args.request as { headers?: Record<string, string> } | undefined;
+      if (UNSIGNED_OPERATIONS.has(String(context.commandName)) && request?.headers) request.headers['x-amz-content-sha256'] = 'UNSIGNED-PAYLOAD';
+      return next(args);
+    },
+    { step: 'build', name: 'fetcherUnsignedPayload' },
+  );
+  return client;
 }
+
+const UNSIGNED_OPERATIONS = new Set(['PutObjectCommand', 'UploadPartCommand']);
 
 /** Results in one bucket: octet-stream objects, no user metadata (expiry is the bucket's lifecycle rule). */
 export class S3ResultStore implements ResultStore {

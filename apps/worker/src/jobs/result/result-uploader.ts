@@ -29,6 +29,8 @@ export class ResultUploader {
   #nextPart = 1;
   readonly #parts: { partNumber: number; etag: string }[] = [];
   readonly #inFlight = new Set<Promise<void>>();
+  /** Part-sized buffers reused across parts, so a large result does not churn through garbage. */
+  readonly #buffers: Buffer[] = [];
   #failure: { error: unknown } | undefined;
 
   constructor(store: ResultStore, key: string, spool: SpoolFile, tuning: UploadTuning) {
@@ -88,8 +90,10 @@ export class ResultUploader {
     const partNumber = this.#nextPart++;
     this.#nextStart = start + length;
     const uploadId = this.#uploadId as string;
+    const buffer = this.#buffers.pop() ?? Buffer.allocUnsafe(this.#tuning.partBytes);
     const task = this.#retry(async () => {
-      const body = await this.#spool.read(start, length);
+      // Read from the spool on every attempt: a retry sends exactly the bytes on disk.
+      const body = await this.#spool.readInto(buffer, start, length);
       return this.#store.uploadPart(this.#key, uploadId, partNumber, body);
     }).then(
       (etag) => {
@@ -99,7 +103,10 @@ export class ResultUploader {
         this.#failure ??= { error };
       },
     );
-    const tracked = task.finally(() => this.#inFlight.delete(tracked));
+    const tracked = task.finally(() => {
+      this.#inFlight.delete(tracked);
+      if (buffer.length === this.#tuning.partBytes) this.#buffers.push(buffer);
+    });
     this.#inFlight.add(tracked);
   }
 

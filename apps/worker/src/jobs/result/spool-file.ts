@@ -11,10 +11,12 @@ const FLUSH_BYTES = 1 << 20;
 export class SpoolFile {
   readonly path: string;
   #handle: FileHandle | undefined;
-  #pending: Buffer[] = [];
+  #pending: string[] = [];
   #pendingBytes = 0;
   /** Bytes on disk (flushed). */
   #flushed = 0;
+  /** Reused for every flush (flushes never overlap: each is awaited), so writing allocates nothing. */
+  #scratch = Buffer.allocUnsafe(2 * FLUSH_BYTES);
 
   private constructor(path: string, handle: FileHandle) {
     this.path = path;
@@ -37,16 +39,19 @@ export class SpoolFile {
     return this.#flushed;
   }
 
-  async append(bytes: Buffer): Promise<void> {
-    if (bytes.length === 0) return;
-    this.#pending.push(bytes);
-    this.#pendingBytes += bytes.length;
+  /** Appends ASCII text (one byte per character). */
+  async append(text: string): Promise<void> {
+    if (text.length === 0) return;
+    this.#pending.push(text);
+    this.#pendingBytes += text.length;
     if (this.#pendingBytes >= FLUSH_BYTES) await this.flush();
   }
 
   async flush(): Promise<void> {
     if (this.#pendingBytes === 0) return;
-    const data = this.#pending.length === 1 ? this.#pending[0] : Buffer.concat(this.#pending, this.#pendingBytes);
+    const text = this.#pending.join('');
+    if (text.length > this.#scratch.length) this.#scratch = Buffer.allocUnsafe(text.length);
+    const data = this.#scratch.subarray(0, this.#scratch.write(text, 0, 'latin1'));
     this.#pending = [];
     this.#pendingBytes = 0;
     const handle = this.#open();
@@ -60,7 +65,13 @@ export class SpoolFile {
 
   /** Reads `[start, start + length)` of the flushed bytes. */
   async read(start: number, length: number): Promise<Buffer> {
-    const buffer = Buffer.allocUnsafe(length);
+    return this.readInto(Buffer.allocUnsafe(length), start, length);
+  }
+
+  /** Like `read`, into the front of `target` (which must hold `length` bytes); returns that slice. */
+  async readInto(target: Buffer, start: number, length: number): Promise<Buffer> {
+    if (target.length < length) throw new Error('read buffer is too small');
+    const buffer = target.subarray(0, length);
     let done = 0;
     while (done < length) {
       const { bytesRead } = await this.#open().read(buffer, done, length - done, start + done);

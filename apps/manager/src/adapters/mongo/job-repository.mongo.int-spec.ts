@@ -5,6 +5,7 @@ import { withMongo, type MongoTestTarget } from '@fetcher/mongo-test-server';
 import mongoose, { type Connection, mongo } from 'mongoose';
 import { v7 as uuidv7 } from 'uuid';
 import type { Job } from '../../jobs/job';
+import { jobRepositoryContract } from '../../testing/job-repository.contract';
 import { ActiveHashIndexError, MongoJobRepository } from './job-repository.mongo';
 import { JOB_MODEL, JobSchema } from './job.schema';
 
@@ -101,6 +102,10 @@ describe('MongoJobRepository against the MongoDB test server', () => {
 
   describe('with indexes', () => {
     beforeEach(() => sut.ensureIndexes());
+
+    describe('the job repository contract', () => {
+      jobRepositoryContract(() => sut);
+    });
 
     it('stores the contract document with a subtype-0 binary id and reads it back', async () => {
       const job = aJob({ filters: { 'pg-main': { t: { a: { eq: [1] } } } } });

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { createTenantContext } from '@fetcher/engine';
+import { v7 as uuidv7 } from 'uuid';
+import type { Job } from '../jobs/job';
+import type { JobRepository } from '../ports/job-repository.port';
+
+const tenant = createTenantContext('default');
+
+function aJob(overrides: Partial<Job> = {}): Job {
+  return {
+    id: uuidv7(),
+    status: 'pending',
+    mappedFields: { 'pg-main': { t: ['a'] } },
+    metadata: { source: 'reporter' },
+    requestHash: randomUUID(),
+    createdAt: new Date('2026-01-01T00:00:00.000Z'),
+    completedAt: null,
+    dispatchedAt: null,
+    dispatchAttempts: 0,
+    ...overrides,
+  };
+}
+
+/**
+ * What every JobRepository must do, run against the in-memory fake and the MongoDB adapter alike, so
+ * the fake the unit tests trust behaves like the real store. `make` gives a fresh, empty repository.
+ */
+export function jobRepositoryContract(make: () => JobRepository | Promise<JobRepository>): void {
+  let sut: JobRepository;
+  beforeEach(async () => {
+    sut = await make();
+  });
+
+  it('reads back what it stored', async () => {
+    const job = aJob({ filters: { 'pg-main': { t: { a: { eq: [1] } } } } });
+    expect(await sut.insert(tenant, job)).toBe('inserted');
+    expect(await sut.findById(tenant, job.id)).toEqual(job);
+    expect(await sut.findById(tenant, uuidv7())).toBeUndefined();
+  });
+
+  it('keeps one active job per request hash, and frees the hash once that job failed', async () => {
+    const first = aJob();
+    await sut.insert(tenant, first);
+    expect(await sut.insert(tenant, aJob({ requestHash: first.requestHash }))).toBe('duplicate_active');
+    expect((await sut.findNewestActiveByHash(tenant, first.requestHash))?.id).toBe(first.id);
+    expect(await sut.markDispatchFailed(tenant, first.id, 'process failed: unable to publish', new Date('2026-01-01T00:00:01Z'))).toBe(true);
+    expect(await sut.findById(tenant, first.id)).toMatchObject({
+      status: 'failed',
+      completedAt: new Date('2026-01-01T00:00:01Z'),
+      metadata: { source: 'reporter', error: 'process failed: unable to publish' },
+    });
+    expect(await sut.findNewestActiveByHash(tenant, first.requestHash)).toBeUndefined();
+    expect(await sut.insert(tenant, aJob({ requestHash: first.requestHash }))).toBe('inserted');
+  });
+
+  it('fails a job for a lost publish only while it is pending', async () => {
+    const job = aJob();
+    await sut.insert(tenant, job);
+    expect(await sut.markDispatchFailed(tenant, job.id, 'x', new Date())).toBe(true);
+    expect(await sut.markDispatchFailed(tenant, job.id, 'y', new Date())).toBe(false);
+    expect((await sut.findById(tenant, job.id))?.metadata.error).toBe('x');
+  });
+
+  it('finds the newest job with a hash since an instant, in any status', async () => {
+    const hash = randomUUID();
+    const older = aJob({ requestHash: hash, status: 'completed', createdAt: new Date('2026-01-01T00:00:00Z') });
+    const newer = aJob({ requestHash: hash, status: 'failed', createdAt: new Date('2026-01-01T00:01:00Z') });
+    await sut.insert(tenant, older);
+    await sut.insert(tenant, newer);
+    expect((await sut.findNewestByHashSince(tenant, hash, new Date('2026-01-01T00:00:00Z')))?.id).toBe(newer.id);
+    expect(await sut.findNewestByHashSince(tenant, hash, new Date('2026-01-01T00:01:00.001Z'))).toBeUndefined();
+  });
+
+  it('claims the oldest undispatched pending job once per lock, counting attempts, until it is dispatched', async () => {
+    const old = aJob({ createdAt: new Date('2026-01-01T00:00:00Z') });
+    const young = aJob({ createdAt: new Date('2026-01-01T00:10:00Z') });
+    const sent = aJob({ createdAt: new Date('2025-12-31T00:00:00Z'), dispatchedAt: new Date('2025-12-31T00:00:01Z') });
+    for (const job of [young, old, sent]) await sut.insert(tenant, job);
+    const claim = { createdBefore: new Date('2026-01-01T00:05:00Z'), now: new Date('2026-01-01T00:06:00Z'), lockUntil: new Date('2026-01-01T00:07:00Z') };
+
+    expect(await sut.claimUndispatched(tenant, claim)).toMatchObject({ id: old.id, dispatchAttempts: 0 });
+    expect(await sut.claimUndispatched(tenant, claim)).toBeUndefined(); // locked, too young, or dispatched
+    const later = { ...claim, now: new Date('2026-01-01T00:07:00.001Z') };
+    expect(await sut.claimUndispatched(tenant, later)).toMatchObject({ id: old.id, dispatchAttempts: 1 });
+    await sut.markDispatched(tenant, old.id, new Date('2026-01-01T00:07:01Z'));
+    expect(await sut.findById(tenant, old.id)).toMatchObject({ dispatchedAt: new Date('2026-01-01T00:07:01Z'), dispatchAttempts: 3 });
+    expect(await sut.claimUndispatched(tenant, { ...later, now: new Date('2026-02-01T00:00:00Z') })).toBeUndefined();
+  });
+}

@@ -88,4 +88,35 @@ describe(DispatchSweep.name, () => {
     expect(publisher.published.map((p) => p.job.id)).toEqual([first.id, second.id]);
     expect((await sut.sweepOnce()).republished).toBe(1);
   });
+
+  describe('as a subsystem', () => {
+    afterEach(() => jest.useRealTimers());
+
+    it('sweeps once per interval after start, and not after stop', async () => {
+      jest.useFakeTimers();
+      const { sut, insert, clock, publisher } = setup({ intervalSec: 30 });
+      await insert();
+      clock.advance(120_000);
+      await sut.start(new AbortController().signal);
+      expect(publisher.published).toHaveLength(0);
+      await jest.advanceTimersByTimeAsync(30_000);
+      expect(publisher.published).toHaveLength(1);
+      await sut.stop();
+      await insert({ createdAt: new Date(0) });
+      await jest.advanceTimersByTimeAsync(120_000);
+      expect(publisher.published).toHaveLength(1);
+    });
+
+    it('stops when the process-wide signal aborts', async () => {
+      jest.useFakeTimers();
+      const { sut, insert, clock, publisher } = setup({ intervalSec: 1 });
+      const controller = new AbortController();
+      await sut.start(controller.signal);
+      controller.abort();
+      await insert();
+      clock.advance(120_000);
+      await jest.advanceTimersByTimeAsync(5_000);
+      expect(publisher.published).toHaveLength(0);
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { TenantContext } from '@fetcher/engine';
-import { assertFetcherTopology, CircuitBreaker, type BreakerState, envelopeHeaders, FETCHER_TOPOLOGY } from '@fetcher/platform';
+import { assertFetcherTopology, CircuitBreaker, type BreakerState, envelopeHeaders, FETCHER_TOPOLOGY, injectTraceHeaders } from '@fetcher/platform';
 import amqp, { type AmqpConnectionManager } from 'amqp-connection-manager';
 import type { ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { extractionRequestedBody } from '../../jobs/extraction-requested.message';
@@ -134,6 +134,8 @@ export class AmqpJobPublisher implements JobPublisher, OnApplicationBootstrap, O
       jobId: job.id,
       now: this.#clock.now(),
       requestId,
+      // traceparent/tracestate of the active span, when telemetry is on; nothing otherwise.
+      extra: injectTraceHeaders({}),
     });
     const signature = headers['x-message-signature'] as string;
     await new Promise<void>((resolve, reject) => {

@@ -12,7 +12,12 @@ export interface UploadTuning {
 }
 
 export const DEFAULT_PART_BYTES = 8 * 1024 * 1024;
-export const DEFAULT_MAX_PARTS_IN_FLIGHT = 4;
+/**
+ * Two parts in flight keep the upload ahead of the extraction (object stores accept parts faster than
+ * the engine produces them) while holding memory flat; four doubled the growth from 100k to 1M rows
+ * with no gain in time.
+ */
+export const DEFAULT_MAX_PARTS_IN_FLIGHT = 2;
 
 /**
  * Uploads a spool file while it grows: as soon as a whole part is on disk it is read back and sent,

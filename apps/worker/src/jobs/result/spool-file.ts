@@ -11,11 +11,15 @@ const FLUSH_BYTES = 1 << 20;
 export class SpoolFile {
   readonly path: string;
   #handle: FileHandle | undefined;
-  #pending: string[] = [];
+  /** Text not yet on disk, already in `#scratch[0, #pendingBytes)`. */
   #pendingBytes = 0;
   /** Bytes on disk (flushed). */
   #flushed = 0;
-  /** Reused for every flush (flushes never overlap: each is awaited), so writing allocates nothing. */
+  /**
+   * The write buffer, reused for every flush (flushes never overlap: each is awaited). Text is copied
+   * into it as it arrives, so no large joined string is ever built: those live in V8's large-object
+   * space and made the process grow with the result size.
+   */
   #scratch = Buffer.allocUnsafe(2 * FLUSH_BYTES);
 
   private constructor(path: string, handle: FileHandle) {
@@ -42,17 +46,18 @@ export class SpoolFile {
   /** Appends ASCII text (one byte per character). */
   async append(text: string): Promise<void> {
     if (text.length === 0) return;
-    this.#pending.push(text);
-    this.#pendingBytes += text.length;
+    if (this.#pendingBytes + text.length > this.#scratch.length) {
+      const grown = Buffer.allocUnsafe(this.#pendingBytes + text.length);
+      this.#scratch.copy(grown, 0, 0, this.#pendingBytes);
+      this.#scratch = grown;
+    }
+    this.#pendingBytes += this.#scratch.write(text, this.#pendingBytes, 'latin1');
     if (this.#pendingBytes >= FLUSH_BYTES) await this.flush();
   }
 
   async flush(): Promise<void> {
     if (this.#pendingBytes === 0) return;
-    const text = this.#pending.join('');
-    if (text.length > this.#scratch.length) this.#scratch = Buffer.allocUnsafe(text.length);
-    const data = this.#scratch.subarray(0, this.#scratch.write(text, 0, 'latin1'));
-    this.#pending = [];
+    const data = this.#scratch.subarray(0, this.#pendingBytes);
     this.#pendingBytes = 0;
     const handle = this.#open();
     let written = 0;
@@ -85,7 +90,7 @@ export class SpoolFile {
   async remove(): Promise<void> {
     const handle = this.#handle;
     this.#handle = undefined;
-    this.#pending = [];
+    this.#pendingBytes = 0;
     try {
       await handle?.close();
     } catch {

@@ -20,12 +20,17 @@ const common = {
 /** @type {import('jest').Config} */
 module.exports = {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{apps,libs,tools}/**/*.spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/libs/engine/src/testing/engine-error-equality.ts'],
+    },
     {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts', '<rootDir>/test/deploy/**/*.int-spec.ts'],
-      setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/integration-timeout.ts', '<rootDir>/libs/engine/src/testing/engine-error-equality.ts'],
     },
     {
       ...common,

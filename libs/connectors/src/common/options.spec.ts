@@ -22,7 +22,7 @@ describe('resolveTimeouts', () => {
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('refuses %p as a budget', (value) => {
     const attempt = () => resolveTimeouts({ hostSafety: DEFAULT_HOST_SAFETY_POLICY, timeouts: { connectMs: value } });
     expect(attempt).toThrow(EngineError);
-    expect(attempt).toThrow('connector timeouts are invalid');
+    expect(attempt).toThrow(expect.objectContaining({ category: 'validation', message: 'connector timeouts are invalid' }));
   });
 
   it('gives filtered queries the longer budget', () => {

@@ -29,9 +29,7 @@ describe(buildFilterDocument.name, () => {
 
   it('maps gt, gte, lt and lte with exactly one value', () => {
     expect(build({ age: { gt: [1], gte: [2], lt: [9], lte: [8] } })).toEqual({ age: { $gt: 1, $gte: 2, $lt: 9, $lte: 8 } });
-    expect(() => build({ age: { gt: [1, 2] } })).toThrow(
-      new EngineError('validation', 'filter operator requires exactly one value: crm.people.age'),
-    );
+    expect(() => build({ age: { gt: [1, 2] } })).toThrow(expect.objectContaining({ category: 'validation', message: 'filter operator requires exactly one value: crm.people.age' }));
   });
 
   it('lets between replace gte and lte, and ignores it with any other count (kept quirk)', () => {
@@ -71,9 +69,7 @@ describe(buildFilterDocument.name, () => {
   });
 
   it('rejects an operator whose values are not a list', () => {
-    expect(() => build({ name: { eq: 'ana' as unknown as readonly unknown[] } })).toThrow(
-      new EngineError('validation', 'filter value does not match the column type: crm.people.name'),
-    );
+    expect(() => build({ name: { eq: 'ana' as unknown as readonly unknown[] } })).toThrow(expect.objectContaining({ category: 'validation', message: 'filter value does not match the column type: crm.people.name' }));
   });
 
   it('keeps a __proto__ field as a filter key', () => {
@@ -111,7 +107,7 @@ describe(coerceValue.name, () => {
     const value = coerceValue('objectId', '65A1B2C3D4E5F60718293A4B', 'p.f');
     expect(value).toBeInstanceOf(ObjectId);
     expect((value as ObjectId).toHexString()).toBe('65a1b2c3d4e5f60718293a4b');
-    expect(() => coerceValue('objectId', 'xyz', 'p.f')).toThrow('filter value does not match the column type: p.f');
+    expect(() => coerceValue('objectId', 'xyz', 'p.f')).toThrow(expect.objectContaining({ category: 'validation', message: 'filter value does not match the column type: p.f' }));
     expect(() => coerceValue('objectId', 12, 'p.f')).toThrow(EngineError);
   });
 

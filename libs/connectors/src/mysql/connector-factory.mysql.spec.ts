@@ -36,14 +36,12 @@ describe(MysqlConnectorFactory.name, () => {
   });
 
   it('refuses another type, a blank host and a bad port', () => {
-    expect(() => sut.build(descriptor({ type: 'POSTGRESQL' }))).toThrow('datasource type does not match the connector');
-    expect(() => sut.build(descriptor({ host: '' }))).toThrow('datasource host is required');
-    expect(() => sut.build(descriptor({ port: 70_000 }))).toThrow('datasource port is invalid');
+    expect(() => sut.build(descriptor({ type: 'POSTGRESQL' }))).toThrow(expect.objectContaining({ category: 'validation', message: 'datasource type does not match the connector' }));
+    expect(() => sut.build(descriptor({ host: '' }))).toThrow(expect.objectContaining({ category: 'validation', message: 'datasource host is required' }));
+    expect(() => sut.build(descriptor({ port: 70_000 }))).toThrow(expect.objectContaining({ category: 'validation', message: 'datasource port is invalid' }));
   });
 
   it('refuses invalid timeouts when it is built', () => {
-    expect(() => new MysqlConnectorFactory({ hostSafety: { allowPrivate: true, allowlist: [] }, timeouts: { queryMs: -1 } })).toThrow(
-      'connector timeouts are invalid',
-    );
+    expect(() => new MysqlConnectorFactory({ hostSafety: { allowPrivate: true, allowlist: [] }, timeouts: { queryMs: -1 } })).toThrow(expect.objectContaining({ category: 'validation', message: 'connector timeouts are invalid' }));
   });
 });

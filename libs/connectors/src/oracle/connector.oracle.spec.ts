@@ -236,6 +236,6 @@ describe('OracleConnector (fake driver: no Oracle on this machine)', () => {
   });
 
   it.each(['require', 'VERIFY', 'verify-full'])('refuses ssl mode %j at build', (sslMode) => {
-    expect(() => setup({ sslMode })).toThrow('ssl mode is not supported for this datasource type');
+    expect(() => setup({ sslMode })).toThrow(expect.objectContaining({ category: 'validation', message: 'ssl mode is not supported for this datasource type' }));
   });
 });

@@ -21,7 +21,7 @@ describe('checkSqlDescriptor', () => {
   ])('refuses %s', (_label, patch, message) => {
     const attempt = () => checkSqlDescriptor({ ...base, ...patch }, 'MYSQL', MODES);
     expect(attempt).toThrow(EngineError);
-    expect(attempt).toThrow(message);
+    expect(attempt).toThrow(expect.objectContaining({ category: 'validation', message }));
   });
 
   it('refuses a mode outside the allowlist, case-sensitively, with the typed cause', () => {

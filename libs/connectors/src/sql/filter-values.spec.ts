@@ -73,7 +73,7 @@ describe('bindFilterValue', () => {
     ['string', [1]],
     ['other', Number.NaN],
   ] as const)('%s refuses %p', (kind, input) => {
-    expect(() => bindFilterValue(kind, input, 'crm.users.f')).toThrow('filter value does not match the column type: crm.users.f');
+    expect(() => bindFilterValue(kind, input, 'crm.users.f')).toThrow(expect.objectContaining({ category: 'validation', message: 'filter value does not match the column type: crm.users.f' }));
   });
 });
 

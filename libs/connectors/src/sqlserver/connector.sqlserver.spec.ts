@@ -255,10 +255,10 @@ describe('SqlServerConnector (fake driver: no SQL Server on this machine)', () =
   });
 
   it.each(['require', 'TRUE', 'verify-full'])('refuses ssl mode %j at build', (sslMode) => {
-    expect(() => setup({ sslMode })).toThrow('ssl mode is not supported for this datasource type');
+    expect(() => setup({ sslMode })).toThrow(expect.objectContaining({ category: 'validation', message: 'ssl mode is not supported for this datasource type' }));
   });
 
   it.each([0, 65_536, 1.5])('refuses port %p at build', (port) => {
-    expect(() => setup({ port })).toThrow('datasource port is invalid');
+    expect(() => setup({ port })).toThrow(expect.objectContaining({ category: 'validation', message: 'datasource port is invalid' }));
   });
 });

@@ -33,8 +33,8 @@ describe('encodeCanonicalJson', () => {
   });
 
   it('rejects values JSON cannot hold with the fixed serialisation error', () => {
-    expect(() => encodeCanonicalJson({ f: (() => 1) as never })).toThrow('failed to serialize extraction result');
-    expect(() => encodeCanonicalJson(new JsonNumber('1e') as never)).toThrow('failed to serialize extraction result');
+    expect(() => encodeCanonicalJson({ f: (() => 1) as never })).toThrow(expect.objectContaining({ category: 'internal', message: 'failed to serialize extraction result' }));
+    expect(() => encodeCanonicalJson(new JsonNumber('1e') as never)).toThrow(expect.objectContaining({ category: 'internal', message: 'failed to serialize extraction result' }));
   });
 });
 

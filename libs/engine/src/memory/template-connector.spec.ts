@@ -96,7 +96,7 @@ describe(MemoryConnectorRegistry.name, () => {
     const sut = new MemoryConnectorRegistry().register('pg', first).register('pg', second);
     expect(sut.connector('pg')).toBe(second);
     expect(sut.connector('PG')).toBeUndefined();
-    expect(() => sut.lookupOrError('mssql')).toThrow(new EngineError('not_found', noConnectorText('mssql')));
+    expect(() => sut.lookupOrError('mssql')).toThrow(expect.objectContaining({ category: 'not_found', message: noConnectorText('mssql') }));
   });
 });
 

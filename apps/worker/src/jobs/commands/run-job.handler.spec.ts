@@ -23,7 +23,7 @@ describe(RunJobHandler.name, () => {
   beforeEach(() => (spoolDir = mkdtempSync(join(tmpdir(), 'run-job-spec-'))));
   afterEach(() => rmSync(spoolDir, { recursive: true, force: true }));
 
-  const setup = (behavior: ConstructorParameters<typeof TemplateConnector>[0] = { rows: ROWS }) => {
+  const setup = (behavior: ConstructorParameters<typeof TemplateConnector>[0] = { rows: ROWS }, progressIntervalMs = 60_000) => {
     const ring = KeyRing.create({ current: { version: '1', key: randomBytes(32) } });
     const clock = new FakeClock('2026-03-01T10:00:00Z');
     const jobs = new InMemoryJobStore();
@@ -46,7 +46,7 @@ describe(RunJobHandler.name, () => {
       eventSource: '//lerian.fetcher/worker',
       upload: { partBytes: 1 << 20, maxInFlight: 4, sleep: (ms) => { sleeps.push(ms); clock.advance(ms); return Promise.resolve(); } },
       ring,
-      progressIntervalMs: 60_000,
+      progressIntervalMs,
     };
     const metrics = new WorkerMetrics(new Registry());
     const outbox = new JobOutbox(jobs, publisher, settings, clock);
@@ -87,6 +87,26 @@ describe(RunJobHandler.name, () => {
     expect(jobs.jobs.get(jobId)?.metadata.terminalEventPending).toBeUndefined();
     expect(factory.buildCount).toBe(1); // one connector for planning and execution
     expect(readdirSync(spoolDir)).toEqual([]);
+  });
+
+  it('writes progress under its lease while the extraction runs', async () => {
+    let store: InMemoryJobStore | undefined;
+    const { sut, jobs } = setup(
+      {
+        rows: ROWS,
+        // Hold the extraction open until the progress timer has written once (bounded).
+        afterQuery: async () => {
+          for (let i = 0; i < 2_000 && (store?.progressWrites.length ?? 0) === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+        },
+      },
+      1,
+    );
+    store = jobs;
+    const jobId = randomUUID();
+    jobs.add(jobId);
+    await sut.execute(message(jobId));
+    expect(jobs.progressWrites.length).toBeGreaterThan(0);
+    expect(jobs.progressWrites[0]).toMatchObject({ tablesDone: 0, rowsSoFar: 0 });
   });
 
   it('acks a duplicate delivery of a finished job without running it again', async () => {

@@ -1,0 +1,41 @@
+import { MemoryConnectorFactory, MemoryConnectorRegistry, TemplateConnector } from '@fetcher/engine/memory';
+import { JobConnectors } from './job-connectors';
+
+describe(JobConnectors.name, () => {
+  const descriptor = { configName: 'crm', type: 'memory', host: 'h', port: 1, databaseName: 'd', userName: 'u' };
+  const setup = (behavior: ConstructorParameters<typeof TemplateConnector>[0]) => {
+    const template = new TemplateConnector(behavior);
+    const factory = new MemoryConnectorFactory(template);
+    const sut = new JobConnectors(new MemoryConnectorRegistry().register('memory', factory), [descriptor]);
+    return { sut, factory, template };
+  };
+
+  it('builds one connector per datasource, ignores the engine closing it, and closes it once at the end', async () => {
+    const { sut, factory, template } = setup({ rows: { a: [{ id: 1 }] } });
+    const first = sut.connector('memory')?.build(descriptor);
+    const second = sut.connector('memory')?.build(descriptor);
+    await first?.close();
+    await second?.close();
+    expect(factory.buildCount).toBe(1);
+    expect(template.closeCount).toBe(0);
+    await sut.closeAll();
+    expect(template.closeCount).toBe(1);
+    expect(await sut.findConnection({ tenantId: 't' }, 'crm')).toBe(descriptor);
+    await expect(sut.create()).rejects.toThrow('the worker does not change connections');
+  });
+
+  it('counts rows and finished tables as the cursor is read', async () => {
+    const { sut } = setup({ rows: { a: [{ id: 1 }, { id: 2 }], b: [{ id: 3 }], c: [] } });
+    const connector = sut.connector('memory')!.build(descriptor);
+    await connector.testConnection(AbortSignal.timeout(1_000));
+    const cursor = await connector.queryStream({ configName: 'crm', tables: { a: ['id'], b: ['id'], c: ['id'] } }, AbortSignal.timeout(1_000));
+    await cursor.next();
+    await cursor.next();
+    expect(sut.progress).toMatchObject({ rows: 2, tablesDone: 0 });
+    await cursor.next();
+    expect(sut.progress).toMatchObject({ rows: 3, tablesDone: 1 });
+    expect(await cursor.next()).toBeNull();
+    expect(sut.progress).toMatchObject({ rows: 3, tablesDone: 3 });
+    await cursor.close();
+  });
+});

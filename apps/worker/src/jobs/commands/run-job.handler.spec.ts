@@ -90,18 +90,18 @@ describe(RunJobHandler.name, () => {
   });
 
   it('writes progress under its lease while the extraction runs', async () => {
-    let store: InMemoryJobStore | undefined;
+    const seen: { store?: InMemoryJobStore } = {};
     const { sut, jobs } = setup(
       {
         rows: ROWS,
         // Hold the extraction open until the progress timer has written once (bounded).
         afterQuery: async () => {
-          for (let i = 0; i < 2_000 && (store?.progressWrites.length ?? 0) === 0; i++) await new Promise((resolve) => setImmediate(resolve));
+          for (let i = 0; i < 2_000 && (seen.store?.progressWrites.length ?? 0) === 0; i++) await new Promise((resolve) => setImmediate(resolve));
         },
       },
       1,
     );
-    store = jobs;
+    seen.store = jobs;
     const jobId = randomUUID();
     jobs.add(jobId);
     await sut.execute(message(jobId));

@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { type AddressInfo } from 'node:net';
 import { Authorize } from './authorize.decorator';
+import { logPluginAuthConnectivity } from './plugin-auth.health';
 import { PLUGIN_AUTH_OPTIONS, type PluginAuthOptions } from './plugin-auth.options';
 
 interface AuthCall { body: Record<string, unknown>; authorization: string | undefined }
@@ -121,6 +122,24 @@ describe('PluginAuthGuard against an authorization server on 127.0.0.1', () => {
   ])('answers 500 plain "Internal Server Error" for %s', async (_name, answer) => {
     auth.answer = answer;
     expect(await call(`Bearer ${userToken}`)).toEqual({ status: 500, type: expect.stringMatching(/^text\/plain/), body: 'Internal Server Error' });
+  });
+
+  it('logs at startup whether the service answers its health check', async () => {
+    const lines: string[] = [];
+    const log = { log: (m: string) => lines.push(m), warn: (m: string) => lines.push(`warn: ${m}`) };
+    auth.answer = { status: 200, body: 'healthy', contentType: 'text/plain' };
+    await logPluginAuthConnectivity({ enabled: true, address: auth.url }, log);
+    auth.answer = { status: 503, body: 'starting' };
+    await logPluginAuthConnectivity({ enabled: true, address: auth.url }, log);
+    auth.answer = 'hang-up';
+    await logPluginAuthConnectivity({ enabled: true, address: auth.url }, log);
+    await logPluginAuthConnectivity({ enabled: false, address: auth.url }, log);
+    expect(lines).toEqual([
+      'plugin-auth reachable',
+      'warn: plugin-auth health answered 503',
+      'warn: plugin-auth unreachable at startup; authorized routes will answer 500 until it is',
+      'plugin-auth disabled: business routes are open',
+    ]);
   });
 
   it('keeps routes without @Authorize public', async () => {

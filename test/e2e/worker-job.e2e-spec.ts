@@ -111,4 +111,47 @@ describe('worker: a job end to end', () => {
     const [code] = (await exited) as [number | null];
     expect(code).toBe(0);
   });
+
+  it('dials stored connections only through host safety; internal datasources are exempt', async () => {
+    const port = await freePort();
+    const queue = `${world.workQueue}.strict`; // its own queue, so the suite's other worker cannot take these jobs
+    // No allowlist: loopback is denied for stored connections, but not for operator-configured ones.
+    const strict = await startApp('worker', port, world.env({
+      HEALTH_PORT: String(port),
+      RABBITMQ_FETCHER_WORK_QUEUE: queue,
+      HOST_SAFETY_ALLOWLIST: '',
+      DATASOURCE_INTERNAL_CONFIG_NAME: 'pg-internal',
+      DATASOURCE_INTERNAL_TYPE: 'postgresql',
+      DATASOURCE_INTERNAL_HOST: '127.0.0.1',
+      DATASOURCE_INTERNAL_PORT: '5432',
+      DATASOURCE_INTERNAL_DATABASE: 'test',
+      DATASOURCE_INTERNAL_USER: 'postgres',
+    }));
+    try {
+      const stored = randomUUID();
+      const internal = randomUUID();
+      await seedJob(world.db, stored, { 'pg-main': { [`${schema}.orders`]: ['id'] } });
+      await seedJob(world.db, internal, { 'pg-internal': { [`${schema}.orders`]: ['id'] } });
+      for (const [jobId, ds] of [[stored, 'pg-main'], [internal, 'pg-internal']] as const) {
+        const body = jobBody(jobId, { [ds]: { [`${schema}.orders`]: ['id'] } });
+        world.channel.sendToQueue(queue, body, { persistent: true, contentType: 'application/json', headers: signedHeaders(body, jobId, queue) });
+      }
+      const settled = async (jobId: string) =>
+        until(async () => {
+          const doc = await jobDoc(world, jobId);
+          return doc && (doc.status === 'completed' || doc.status === 'failed') ? doc : undefined;
+        }, 60_000, `job ${jobId}`);
+      const denied = await settled(stored);
+      expect(denied.status).toBe('failed');
+      expect(String((denied.metadata as Record<string, unknown>).error)).toMatch(/^engine extraction: engine: \[/);
+      expect(String((denied.metadata as Record<string, unknown>).error)).not.toContain('127.0.0.1');
+      const allowed = await settled(internal);
+      expect(allowed.status).toBe('completed');
+      const { plaintext } = await readResult(world, `${world.prefix}external-data/${internal}.json`);
+      expect(JSON.parse(plaintext.toString())).toEqual({ 'pg-internal': { [`${schema}.orders`]: [{ id: 1 }, { id: 2 }] } });
+    } finally {
+      await strict.stop();
+      await world.channel.deleteQueue(queue).catch(() => undefined);
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
 import type { CircuitBreaker } from '@fetcher/platform';
 import { type AmqpConnectionManager, connect } from 'amqp-connection-manager';
+import { reconnectDelaySec } from './reconnect-backoff';
 
 /**
  * One connection for consuming and a separate one for events, so a flow-controlled publisher can
@@ -41,9 +42,20 @@ export class AmqpConnections implements OnApplicationShutdown {
     const manager = connect([this.url], { heartbeatIntervalInSeconds: 5, reconnectTimeInSeconds: 1 });
     // Connection errors are retried by the manager; without a listener an 'error' event would end the process.
     manager.on('error', () => undefined);
-    manager.on('connect', () => this.breaker.recordSuccess());
-    manager.on('connectFailed', () => this.breaker.recordFailure());
-    manager.on('disconnect', () => this.breaker.recordFailure());
+    // The manager waits `reconnectTimeInSeconds` after emitting these events, so setting it here
+    // turns its fixed retry interval into exponential backoff with full jitter.
+    let failures = 0;
+    const failed = ({ err }: { err?: Error }): void => {
+      failures++;
+      this.breaker.recordFailure();
+      manager.reconnectTimeInSeconds = reconnectDelaySec(failures, err);
+    };
+    manager.on('connect', () => {
+      failures = 0;
+      this.breaker.recordSuccess();
+    });
+    manager.on('connectFailed', failed);
+    manager.on('disconnect', failed);
     return manager;
   }
 }

@@ -10,6 +10,7 @@ import { cursorCommands } from './cursor.commands';
 import { findAndModifyCommands } from './find-and-modify.commands';
 import { indexCommands } from './index.commands';
 import { readCommands } from './read.commands';
+import { refuseUnsupported } from './unsupported-features';
 import { writeCommands } from './write.commands';
 
 /** Routes a command document to its handler by its first field name. */
@@ -29,6 +30,12 @@ export class CommandDispatcher {
   /** Always answers: an unknown command or a failing handler becomes an `ok: 0` reply. */
   dispatch(database: string, command: BsonDocument, connectionId: number): BsonDocument {
     const name = Object.keys(command)[0] ?? '';
+    try {
+      refuseUnsupported(name, command);
+    } catch (error) {
+      if (error instanceof CommandError) return error.toReply();
+      throw error;
+    }
     const handler = this.handlers.get(name);
     if (!handler) {
       this.unknown.push(name);

@@ -6,6 +6,7 @@ export const ErrorCode = {
   BadValue: 2,
   FailedToParse: 9,
   TypeMismatch: 14,
+  IllegalOperation: 20,
   InvalidLength: 16,
   NamespaceNotFound: 26,
   IndexNotFound: 27,
@@ -20,6 +21,7 @@ export const ErrorCode = {
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
   CommandNotSupported: 115,
+  NotImplemented: 238,
   DuplicateKey: 11000,
 } as const;
 

@@ -79,6 +79,9 @@ export class AmqpJobPublisher implements JobPublisher, OnApplicationBootstrap, O
 
   /** Resolves once connected (the topology is then declared on first use), or rejects after `timeoutMs`. */
   async waitForConnection(timeoutMs: number): Promise<void> {
+    // connect() waits for the next 'connect' event; when the connection opened before this call,
+    // that event is already gone and the wait would run out its whole timeout.
+    if (this.#manager.isConnected()) return;
     await this.#manager.connect({ timeout: timeoutMs });
   }
 

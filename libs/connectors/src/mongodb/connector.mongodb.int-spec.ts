@@ -188,7 +188,7 @@ describe('MongoConnector against a MongoDB wire-protocol server', () => {
     ]);
     const kinds = Object.fromEntries((people.columns ?? []).map((c) => [c.name, c.kind]));
     expect(kinds).toEqual({
-      _id: 'binary',
+      _id: 'uuid', // UUID (binary subtype 4, 16 bytes)
       active: 'boolean',
       address: 'other',
       age: 'float',

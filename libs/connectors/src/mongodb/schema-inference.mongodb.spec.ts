@@ -47,6 +47,9 @@ describe(bsonTypeOf.name, () => {
     [new Timestamp({ t: 1, i: 1 }), 'timestamp'],
     [Decimal128.fromString('1.5'), 'decimal'],
     [new Binary(Uint8Array.of(1)), 'binData'],
+    [new Binary(new Uint8Array(16), Binary.SUBTYPE_UUID), 'uuid'],
+    [new Binary(new Uint8Array(16), Binary.SUBTYPE_DEFAULT), 'binData'],
+    [new Binary(new Uint8Array(8), Binary.SUBTYPE_UUID), 'binData'],
     [new BSONRegExp('a', 'i'), 'regex'],
     [/a/, 'regex'],
     [new MinKey(), 'minKey'],
@@ -94,6 +97,7 @@ describe(kindOfBsonType.name, () => {
     expect(kindOfBsonType('string')).toBe('string');
     expect(kindOfBsonType('boolean')).toBe('boolean');
     expect(kindOfBsonType('binData')).toBe('binary');
+    expect(kindOfBsonType('uuid')).toBe('uuid');
     for (const other of ['timestamp', 'regex', 'minKey', 'maxKey', 'array', 'object', 'unknown'] as const) {
       expect(kindOfBsonType(other)).toBe('other');
     }

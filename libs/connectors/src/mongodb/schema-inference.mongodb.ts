@@ -12,6 +12,7 @@ export type BsonTypeName =
   | 'timestamp'
   | 'decimal'
   | 'binData'
+  | 'uuid'
   | 'regex'
   | 'minKey'
   | 'maxKey'
@@ -29,6 +30,7 @@ export const BSON_TYPE_RANK: Readonly<Record<BsonTypeName, number>> = Object.fre
   timestamp: 8,
   decimal: 7,
   binData: 6,
+  uuid: 6,
   regex: 5,
   minKey: 4,
   maxKey: 4,
@@ -48,6 +50,7 @@ const KIND_BY_TYPE: Readonly<Partial<Record<BsonTypeName, ColumnKind>>> = {
   string: 'string',
   boolean: 'boolean',
   binData: 'binary',
+  uuid: 'uuid',
 };
 
 export function kindOfBsonType(type: BsonTypeName): ColumnKind {
@@ -115,8 +118,12 @@ export function bsonTypeOf(value: unknown): BsonTypeName {
       return 'timestamp';
     case 'Decimal128':
       return 'decimal';
-    case 'Binary':
-      return 'binData';
+    case 'Binary': {
+      // A 16-byte subtype-4 binary is a UUID: read back as UUID text, so filters take UUID text too.
+      const binary = value as { sub_type?: number; position?: number; length?: () => number };
+      const size = typeof binary.length === 'function' ? binary.length() : binary.position;
+      return binary.sub_type === 4 && size === 16 ? 'uuid' : 'binData';
+    }
     case 'BSONRegExp':
       return 'regex';
     case 'MinKey':

@@ -38,7 +38,7 @@ export function schemaFailures(datasource: ValidationDatasource, snapshot: Schem
       failures.push({ type: 'table_not_found', configName, table, message: ValidationText.tableNotFound });
       continue;
     }
-    const index = new FieldIndex(found.fields);
+    const index = new FieldIndex(found.fields, found.columns);
     for (const field of fields) {
       if (field !== '*' && !index.matches(field)) {
         failures.push({ type: 'field_not_found', configName, table, field, message: ValidationText.fieldNotFound });

@@ -91,6 +91,38 @@ describe(SchemaOperations.name, () => {
       ]);
     });
 
+    it('accepts a dotted path below a document field (native type object), for fields and filters', async () => {
+      const schema = {
+        configName: 'crm',
+        tables: [
+          {
+            name: 'people',
+            fields: ['_id', 'address', 'name'],
+            columns: [
+              { name: '_id', kind: 'objectId' as const, nativeType: 'objectId' },
+              { name: 'address', kind: 'other' as const, nativeType: 'object' },
+              { name: 'name', kind: 'string' as const, nativeType: 'string' },
+            ],
+          },
+        ],
+      };
+      const world = await aWorldWith(['crm'], {}, { schema });
+      const report = await world.engine.validateSchema(
+        TENANT,
+        request([{ name: 'people', fields: ['address.city', 'address.geo.lat', 'name.first', 'address.'], filterFields: ['address.zip', 'name.x'] }]),
+      );
+      expect(report.failures).toEqual([
+        { type: 'field_not_found', configName: 'crm', table: 'people', field: 'address.', message: ValidationText.fieldNotFound },
+        { type: 'field_not_found', configName: 'crm', table: 'people', field: 'name.first', message: ValidationText.fieldNotFound },
+        { type: 'invalid_filter', configName: 'crm', table: 'people', field: 'name.x', message: ValidationText.invalidFilter },
+      ]);
+      const plan = await world.engine.planExtraction(TENANT, {
+        mappedFields: { crm: { people: ['address.city', '_id'] } },
+        filters: { crm: { people: { 'address.zip': { eq: ['10115'] } } } },
+      });
+      expect(plan.steps[0].fields.people).toEqual(['_id', 'address.city']);
+    });
+
     it('reports unknown datasources and tables as entries, sorted by config, table, type and field', async () => {
       const world = await aWorldWith(['crm'], {}, { schema: SNAPSHOT });
       const report = await world.engine.validateSchema(TENANT, {

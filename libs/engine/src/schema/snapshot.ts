@@ -42,17 +42,26 @@ function copyTable(value: unknown): TableSchema | undefined {
 export class FieldIndex {
   readonly #names = new Set<string>();
   readonly #parents = new Set<string>();
+  readonly #documents = new Set<string>();
 
-  constructor(fields: readonly string[]) {
+  /**
+   * `columns` marks the document fields: a column whose native type is `object` (a sub-document,
+   * as MongoDB discovery reports it, which lists top-level fields only) also matches any dotted
+   * path below it (`address.city` under `address`).
+   */
+  constructor(fields: readonly string[], columns: readonly ColumnInfo[] = []) {
     for (const field of fields) {
       this.#names.add(field);
       for (let dot = field.indexOf('.'); dot > 0; dot = field.indexOf('.', dot + 1)) {
         this.#parents.add(field.slice(0, dot));
       }
     }
+    for (const column of columns) if (column.nativeType === 'object') this.#documents.add(column.name);
   }
 
   matches(name: string): boolean {
-    return this.#names.has(name) || this.#parents.has(name);
+    if (this.#names.has(name) || this.#parents.has(name)) return true;
+    const dot = name.indexOf('.');
+    return dot > 0 && dot < name.length - 1 && this.#documents.has(name.slice(0, dot));
   }
 }

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module, type ModuleMetadata, type Provider } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
-import { loggerModuleOptions, PlatformModule } from '@fetcher/platform';
+import { loggerModuleOptions, PlatformModule, type Telemetry } from '@fetcher/platform';
 import type { Engine } from '@fetcher/engine';
 import { LoggerModule } from 'nestjs-pino';
 import { EnvInternalDatasources } from './adapters/config/internal-datasources.env';
@@ -33,6 +33,7 @@ import { CONNECTION_REPOSITORY } from './ports/connection-repository.port';
 import { CONNECTION_RESOLVER } from './ports/connection-resolver.port';
 import { INTERNAL_DATASOURCES } from './ports/internal-datasources.port';
 import { RATE_LIMITER } from './ports/rate-limiter.port';
+import { TELEMETRY, TelemetryShutdown } from './telemetry/telemetry';
 import { SCHEMA_CACHE_INVALIDATOR } from './ports/schema-cache-invalidator.port';
 
 export interface ManagerModuleOptions {
@@ -40,6 +41,8 @@ export interface ManagerModuleOptions {
   readonly redisKeyPrefix?: string;
   /** Another host's adapters (the standalone service's embedded backends) in place of MongoDB and RabbitMQ. */
   readonly infrastructure?: ManagerInfrastructure;
+  /** From `bootTelemetry` in main.ts; absent or null: no spans anywhere. */
+  readonly telemetry?: Telemetry | null;
 }
 
 /**
@@ -59,6 +62,7 @@ export interface ManagerInfrastructure {
 @Module({})
 export class ManagerModule {
   static forRoot(config: ManagerConfig, options: ManagerModuleOptions = {}): DynamicModule {
+    const telemetry = options.telemetry ?? null;
     return {
       module: ManagerModule,
       imports: [
@@ -70,6 +74,7 @@ export class ManagerModule {
           readyzVersion: config.serviceVersion,
           deploymentMode: config.deploymentMode,
           drainDelaySec: config.drainDelaySec,
+          ...(telemetry ? { telemetry } : {}),
         }),
         ...(options.infrastructure ? options.infrastructure.imports : [MongoModule.forRoot(config.mongo, [{ name: JOB_MODEL, schema: JobSchema }])]),
         RedisModule.forRoot({ settings: config.redis, keyPrefix: options.redisKeyPrefix }),
@@ -78,6 +83,8 @@ export class ManagerModule {
       providers: [
         { provide: MANAGER_CONFIG, useValue: config },
         { provide: CLOCK, useValue: SYSTEM_CLOCK },
+        { provide: TELEMETRY, useValue: telemetry },
+        { provide: TelemetryShutdown, useFactory: () => new TelemetryShutdown(telemetry) },
         ErrorFilter,
         { provide: APP_FILTER, useExisting: ErrorFilter },
         probesProvider,

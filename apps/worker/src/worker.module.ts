@@ -10,6 +10,7 @@ import {
   mongoProbe,
   PlatformModule,
   PROBES,
+  type Telemetry,
 } from '@fetcher/platform';
 import { LoggerModule } from 'nestjs-pino';
 import { AmqpConnections } from './adapters/amqp/amqp-connections';
@@ -39,6 +40,7 @@ import { CONNECTION_RESOLVER } from './ports/connection-resolver.port';
 import { EVENT_PUBLISHER } from './ports/event-publisher.port';
 import { JOB_STORE } from './ports/job-store.port';
 import { RESULT_STORE } from './ports/result-store.port';
+import { TELEMETRY, TelemetryShutdown } from './telemetry/telemetry';
 
 /** Progress is written at most this often while a job runs. */
 const PROGRESS_INTERVAL_MS = 2_000;
@@ -54,10 +56,13 @@ export interface WorkerInfrastructure {
   readonly providers: readonly Provider[];
 }
 
-/** The composition root: the one place where ports meet adapters. */
+/**
+ * The composition root: the one place where ports meet adapters. `telemetry` comes from
+ * `bootTelemetry` in main.ts; absent or null, no span is created anywhere.
+ */
 @Module({})
 export class WorkerModule {
-  static forRoot(config: WorkerConfig, infrastructure?: WorkerInfrastructure): DynamicModule {
+  static forRoot(config: WorkerConfig, infrastructure?: WorkerInfrastructure, telemetry: Telemetry | null = null): DynamicModule {
     const settings: JobSettings = {
       leaseTtlMs: config.jobs.leaseTtlMs,
       leaseOwner: config.jobs.leaseOwner,
@@ -79,8 +84,10 @@ export class WorkerModule {
         PlatformModule.forRoot({
           service: 'worker',
           version: config.version,
+          readyzVersion: config.serviceVersion,
           deploymentMode: config.deploymentMode,
           drainDelaySec: config.health.drainDelaySec,
+          ...(telemetry ? { telemetry } : {}),
         }),
         ...(infrastructure?.imports ?? []),
       ],
@@ -90,6 +97,8 @@ export class WorkerModule {
         { provide: JOB_SETTINGS, useValue: settings },
         { provide: MESSAGE_VERIFIER_OPTIONS, useValue: { allowLegacyBodySignature: config.amqp.allowLegacyBodySignature } },
         { provide: CLOCK, useValue: systemClock },
+        { provide: TELEMETRY, useValue: telemetry },
+        { provide: TelemetryShutdown, useFactory: () => new TelemetryShutdown(telemetry) },
         { provide: WorkerMetrics, useFactory: (registry: MetricsRegistry) => new WorkerMetrics(registry), inject: [MetricsRegistry] },
 
         // Infrastructure, each owned (and closed) by one provider.
@@ -111,7 +120,7 @@ export class WorkerModule {
         { provide: RESULT_STORE, useExisting: S3ResultStore },
         {
           provide: EVENT_PUBLISHER,
-          useFactory: (amqp: AmqpConnections) => new AmqpEventPublisher(() => amqp.publisher, config.amqp.eventsExchange),
+          useFactory: (amqp: AmqpConnections) => new AmqpEventPublisher(() => amqp.publisher, config.amqp.eventsExchange, telemetry),
           inject: [AmqpConnections],
         },
         {
@@ -126,6 +135,7 @@ export class WorkerModule {
             new JobQueueTransport(() => amqp.consumer, {
               queue: config.amqp.workQueue,
               concurrency: config.amqp.concurrency,
+              telemetry,
               setupTopology: (ch) =>
                 config.amqp.declareTopology
                   ? assertFetcherTopology(ch, { workQueue: config.amqp.workQueue, eventsExchange: config.amqp.eventsExchange })

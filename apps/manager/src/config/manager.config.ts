@@ -13,10 +13,12 @@ import {
   parseEnv,
   parseKeyRingEnv,
   parseListenAddress,
+  resolveDrainDelaySec,
   saasTlsProblems,
   withoutBlanks,
 } from '@fetcher/platform';
 import { z } from 'zod';
+import type { TelemetrySettings } from '../telemetry/telemetry';
 import { type InternalDatasourceConfig, readInternalDatasources } from './internal-datasources.config';
 
 export const MANAGER_CONFIG = Symbol('ManagerConfig');
@@ -81,12 +83,14 @@ export const MANAGER_ENV_SCHEMA = z.object({
   DISPATCH_MAX_ATTEMPTS: envInt({ min: 1, max: 1_000, default: 10 }),
 
   DEPLOYMENT_MODE: z.enum(DEPLOYMENT_MODES, { error: 'must be local, saas or byoc' }).default('local'),
-  READYZ_DRAIN_DELAY_SEC: envInt({ default: 12 }),
+  READYZ_DRAIN_DELAY_SEC: envInt().optional(),
   ALLOW_INSECURE_TLS: envBool(false),
 
   ENABLE_TELEMETRY: envBool(false),
   OTEL_EXPORTER_OTLP_ENDPOINT: envUrl(HTTP).optional(),
+  OTEL_RESOURCE_SERVICE_NAME: z.string().default('fetcher-manager'),
   OTEL_RESOURCE_SERVICE_VERSION: z.string().optional(),
+  OTEL_RESOURCE_DEPLOYMENT_ENVIRONMENT: z.string().optional(),
 
   SWAGGER_TITLE: z.string().default('Fetcher Manager API'),
   SWAGGER_DESCRIPTION: z.string().default('Datasource connections and extraction jobs.'),
@@ -154,6 +158,8 @@ export interface ManagerConfig {
   readonly deploymentMode: (typeof DEPLOYMENT_MODES)[number];
   readonly drainDelaySec: number;
   readonly allowInsecureTls: boolean;
+  /** `ENABLE_TELEMETRY` and the `OTEL_*` resource and exporter settings. */
+  readonly telemetry: TelemetrySettings;
   readonly swagger: { readonly title: string; readonly description: string; readonly version: string };
   readonly pagination: { readonly maxLimit: number };
   readonly internalDatasources: readonly InternalDatasourceConfig[];
@@ -179,7 +185,6 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
   }
   if (e.PLUGIN_AUTH_ENABLED && !e.PLUGIN_AUTH_ADDRESS) warnings.push('PLUGIN_AUTH_ENABLED is true but PLUGIN_AUTH_ADDRESS is empty: authorization is off');
   const ttl = Number(e.SCHEMA_CACHE_TTL_SECONDS);
-  const drain = e.READYZ_DRAIN_DELAY_SEC === 0 ? 12 : e.READYZ_DRAIN_DELAY_SEC < 0 ? 1 : e.READYZ_DRAIN_DELAY_SEC;
 
   return deepFreeze({
     envName: e.ENV_NAME,
@@ -217,8 +222,15 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
     hostSafety: { allowlist: [...(e.HOST_SAFETY_ALLOWLIST ?? [])], allowPrivate: e.HOST_SAFETY_ALLOW_PRIVATE },
     dispatch: { sweepIntervalSec: e.DISPATCH_SWEEP_INTERVAL_SEC, minAgeSec: e.DISPATCH_SWEEP_MIN_AGE_SEC, maxAttempts: e.DISPATCH_MAX_ATTEMPTS },
     deploymentMode: e.DEPLOYMENT_MODE,
-    drainDelaySec: drain,
+    drainDelaySec: resolveDrainDelaySec(e.READYZ_DRAIN_DELAY_SEC),
     allowInsecureTls: e.ALLOW_INSECURE_TLS,
+    telemetry: {
+      enabled: e.ENABLE_TELEMETRY,
+      serviceName: e.OTEL_RESOURCE_SERVICE_NAME,
+      ...(e.OTEL_RESOURCE_SERVICE_VERSION ? { serviceVersion: e.OTEL_RESOURCE_SERVICE_VERSION } : {}),
+      environment: e.OTEL_RESOURCE_DEPLOYMENT_ENVIRONMENT ?? e.ENV_NAME,
+      ...(e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
+    },
     swagger: { title: e.SWAGGER_TITLE, description: e.SWAGGER_DESCRIPTION, version: e.SWAGGER_VERSION ?? e.VERSION },
     pagination: { maxLimit: e.MAX_PAGINATION_LIMIT },
     internalDatasources: datasources.datasources,

@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { fastifyRequestIdOptions } from '@fetcher/platform';
+import { fastifyRequestIdOptions, type Telemetry } from '@fetcher/platform';
 import { Logger } from 'nestjs-pino';
 import type { ManagerConfig } from '../config/manager.config';
 import { type ManagerInfrastructure, ManagerModule } from '../manager.module';
@@ -17,6 +17,8 @@ export interface ManagerAppOptions {
   readonly redisKeyPrefix?: string;
   /** Adapters in place of the production ones (the standalone service); see ManagerModule. */
   readonly infrastructure?: ManagerInfrastructure;
+  /** Tracing started by main.ts (null or absent: off). */
+  readonly telemetry?: Telemetry | null;
 }
 
 /** Signals are main.ts's business (runGracefully drains first); tests close the app themselves. */
@@ -31,6 +33,7 @@ export async function createManagerApp(config: ManagerConfig, options: ManagerAp
   const app = await NestFactory.create<NestFastifyApplication>(ManagerModule.forRoot(config, {
       ...(options.redisKeyPrefix === undefined ? {} : { redisKeyPrefix: options.redisKeyPrefix }),
       ...(options.infrastructure === undefined ? {} : { infrastructure: options.infrastructure }),
+      ...(options.telemetry ? { telemetry: options.telemetry } : {}),
     }), adapter, {
     bodyParser: false,
     abortOnError: false,

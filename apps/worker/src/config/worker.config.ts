@@ -18,11 +18,13 @@ import {
   pairCheck,
   parseEnv,
   parseKeyRingEnv,
+  resolveDrainDelaySec,
   saasTlsProblems,
   urlUsesTls,
   withoutBlanks,
 } from '@fetcher/platform';
 import { z } from 'zod';
+import type { TelemetrySettings } from '../telemetry/telemetry';
 import { type InternalDatasource, loadInternalDatasources } from './internal-datasources';
 
 export const WORKER_CONFIG = Symbol('WorkerConfig');
@@ -111,14 +113,17 @@ export const WORKER_ENV_SCHEMA = z.object({
   READYZ_DRAIN_DELAY_SEC: z
     .string()
     .optional()
+    // Lenient like the original service: a non-numeric value counts as unset.
     .transform((raw) => {
-      const n = raw === undefined ? 0 : Number(raw);
-      if (!Number.isFinite(n) || n === 0) return 12; // unset or 0 means 12 s
-      return n < 0 ? 1 : n;
+      const n = raw === undefined ? NaN : Number(raw);
+      return resolveDrainDelaySec(Number.isFinite(n) ? n : undefined);
     }),
 
   ENABLE_TELEMETRY: envBool(false),
   OTEL_EXPORTER_OTLP_ENDPOINT: envUrl({ protocols: HTTP }).optional(),
+  OTEL_RESOURCE_SERVICE_NAME: z.string().default('fetcher-worker'),
+  OTEL_RESOURCE_SERVICE_VERSION: z.string().optional(),
+  OTEL_RESOURCE_DEPLOYMENT_ENVIRONMENT: z.string().optional(),
 });
 
 type WorkerEnv = z.output<typeof WORKER_ENV_SCHEMA>;
@@ -164,9 +169,13 @@ function toProblem(text: string): EnvProblem {
 export interface WorkerConfig {
   readonly envName: string | undefined;
   readonly version: string;
+  /** The `version` of the readiness body: `OTEL_RESOURCE_SERVICE_VERSION`, or `unknown`. */
+  readonly serviceVersion: string;
   readonly logLevel: WorkerEnv['LOG_LEVEL'];
   readonly deploymentMode: WorkerEnv['DEPLOYMENT_MODE'];
   readonly health: { readonly port: number; readonly drainDelaySec: number };
+  /** `ENABLE_TELEMETRY` and the `OTEL_*` resource and exporter settings. */
+  readonly telemetry: TelemetrySettings;
   readonly ring: KeyRing;
   readonly amqp: {
     readonly url: string;
@@ -206,12 +215,21 @@ export function loadWorkerConfig(env: Readonly<Record<string, string | undefined
     e.OBJECT_STORAGE_ACCESS_KEY_ID && e.OBJECT_STORAGE_SECRET_KEY
       ? { accessKeyId: e.OBJECT_STORAGE_ACCESS_KEY_ID, secretAccessKey: e.OBJECT_STORAGE_SECRET_KEY }
       : undefined;
+  const environment = e.OTEL_RESOURCE_DEPLOYMENT_ENVIRONMENT ?? e.ENV_NAME;
   return Object.freeze({
     envName: e.ENV_NAME,
     version: e.VERSION,
+    serviceVersion: e.OTEL_RESOURCE_SERVICE_VERSION ?? 'unknown',
     logLevel: e.LOG_LEVEL,
     deploymentMode: e.DEPLOYMENT_MODE,
     health: { port: e.HEALTH_PORT, drainDelaySec: e.READYZ_DRAIN_DELAY_SEC },
+    telemetry: Object.freeze({
+      enabled: e.ENABLE_TELEMETRY,
+      serviceName: e.OTEL_RESOURCE_SERVICE_NAME,
+      ...(e.OTEL_RESOURCE_SERVICE_VERSION ? { serviceVersion: e.OTEL_RESOURCE_SERVICE_VERSION } : {}),
+      ...(environment ? { environment } : {}),
+      ...(e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
+    }),
     ring: keyRing.ring,
     amqp: {
       url: amqpUrl({ scheme: e.RABBITMQ_URI, host: e.RABBITMQ_HOST, port: e.RABBITMQ_PORT_AMQP, user: e.RABBITMQ_DEFAULT_USER, password: e.RABBITMQ_DEFAULT_PASS }),

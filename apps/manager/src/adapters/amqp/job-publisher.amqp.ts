@@ -1,12 +1,15 @@
 import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { TenantContext } from '@fetcher/engine';
-import { assertFetcherTopology, CircuitBreaker, type BreakerState, envelopeHeaders, FETCHER_TOPOLOGY, injectTraceHeaders } from '@fetcher/platform';
+import {
+  assertFetcherTopology, CircuitBreaker, type BreakerState, envelopeHeaders, FETCHER_TOPOLOGY, injectTraceHeaders, SpanKind, type Telemetry,
+} from '@fetcher/platform';
 import amqp, { type AmqpConnectionManager } from 'amqp-connection-manager';
 import type { ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
 import { extractionRequestedBody } from '../../jobs/extraction-requested.message';
 import type { Job } from '../../jobs/job';
 import type { Clock } from '../../ports/clock.port';
 import type { JobPublisher } from '../../ports/job-publisher.port';
+import { traced } from '../../telemetry/telemetry';
 
 export interface AmqpJobPublisherSettings {
   readonly url: string;
@@ -18,6 +21,8 @@ export interface AmqpJobPublisherSettings {
   /** Seconds between reconnection attempts after the broker went away. */
   readonly reconnectSeconds?: number;
   readonly breaker?: { readonly threshold?: number; readonly coolDownMs?: number; readonly now?: () => number };
+  /** When set, each publish is a producer span whose context travels in the message headers. */
+  readonly telemetry?: Telemetry | null;
 }
 
 /** Why one publish attempt failed; never carries driver text. */
@@ -99,6 +104,14 @@ export class AmqpJobPublisher implements JobPublisher, OnApplicationBootstrap, O
   }
 
   async publishExtractionRequested(tenant: TenantContext, job: Job, requestId: string): Promise<void> {
+    const queue = this.#settings.workQueue;
+    await traced(this.#settings.telemetry, `publish ${queue}`, {
+      kind: SpanKind.PRODUCER,
+      attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': queue, 'messaging.operation.type': 'send', 'fetcher.job.id': job.id },
+    }, () => this.#publish(job, requestId));
+  }
+
+  async #publish(job: Job, requestId: string): Promise<void> {
     const body = extractionRequestedBody(job);
     if (!this.#breaker.tryAcquire()) throw new PublishError('circuit_open');
     let lastError: unknown;

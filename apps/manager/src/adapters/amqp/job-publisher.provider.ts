@@ -1,7 +1,9 @@
 import type { FactoryProvider, Provider } from '@nestjs/common';
 import { MANAGER_CONFIG, type ManagerConfig } from '../../config/manager.config';
+import type { Telemetry } from '@fetcher/platform';
 import { CLOCK, type Clock } from '../../ports/clock.port';
 import { JOB_PUBLISHER } from '../../ports/job-publisher.port';
+import { TELEMETRY } from '../../telemetry/telemetry';
 import { RABBITMQ_PROBE } from '../readiness/probes.provider';
 import { AmqpJobPublisher } from './job-publisher.amqp';
 import { RabbitMqReadinessProbe } from './rabbitmq.probe';
@@ -9,9 +11,9 @@ import { RabbitMqReadinessProbe } from './rabbitmq.probe';
 /** The AMQP publisher, signing with the internal HMAC key of the key ring's current entry. */
 export const amqpJobPublisherProvider: FactoryProvider<AmqpJobPublisher> = {
   provide: AmqpJobPublisher,
-  inject: [MANAGER_CONFIG, CLOCK],
-  useFactory: (config: ManagerConfig, clock: Clock) =>
-    new AmqpJobPublisher({ url: config.amqp.url, workQueue: config.amqp.workQueue, signingKey: config.keyRing.current().internalHmac }, clock),
+  inject: [MANAGER_CONFIG, CLOCK, TELEMETRY],
+  useFactory: (config: ManagerConfig, clock: Clock, telemetry: Telemetry | null) =>
+    new AmqpJobPublisher({ url: config.amqp.url, workQueue: config.amqp.workQueue, signingKey: config.keyRing.current().internalHmac, telemetry }, clock),
 };
 
 /** Binds the job publisher port and the rabbitmq readiness check to the one AMQP publisher. */

@@ -1,11 +1,13 @@
 import type { FactoryProvider } from '@nestjs/common';
 import { createConnectorRegistry } from '@fetcher/connectors';
 import { createEngine, type Engine } from '@fetcher/engine';
+import { observabilityFromTracer, type Telemetry } from '@fetcher/platform';
 import { RedisSchemaCache } from '../redis/schema-cache.redis';
 import { MANAGER_CONFIG, type ManagerConfig } from '../../config/manager.config';
 import { ConnectionDirectory } from '../../connections/connection-directory';
 import { ACTIVE_EXECUTION_CHECKER, type ActiveExecutionChecker } from '../../ports/active-execution-checker.port';
 import { ENGINE } from '../../ports/engine.port';
+import { TELEMETRY } from '../../telemetry/telemetry';
 import { KeyRingCredentialProtector } from '../crypto/credential-protector.key-ring';
 import { DirectoryConnectionStore } from './connection-store.engine';
 
@@ -15,8 +17,8 @@ import { DirectoryConnectionStore } from './connection-store.engine';
  */
 export const engineProvider: FactoryProvider<Engine> = {
   provide: ENGINE,
-  inject: [MANAGER_CONFIG, ConnectionDirectory, RedisSchemaCache, ACTIVE_EXECUTION_CHECKER],
-  useFactory: (config: ManagerConfig, directory: ConnectionDirectory, schemaCache: RedisSchemaCache, checker: ActiveExecutionChecker) =>
+  inject: [MANAGER_CONFIG, ConnectionDirectory, RedisSchemaCache, ACTIVE_EXECUTION_CHECKER, TELEMETRY],
+  useFactory: (config: ManagerConfig, directory: ConnectionDirectory, schemaCache: RedisSchemaCache, checker: ActiveExecutionChecker, telemetry: Telemetry | null) =>
     createEngine({
       connectorRegistry: createConnectorRegistry({
         hostSafety: { allowPrivate: config.hostSafety.allowPrivate, allowlist: config.hostSafety.allowlist },
@@ -25,5 +27,7 @@ export const engineProvider: FactoryProvider<Engine> = {
       credentialProtector: new KeyRingCredentialProtector(config.keyRing),
       schemaCache,
       activeExecutionChecker: checker,
+      // Engine steps become child spans of the request; off, the engine keeps its no-op port.
+      ...(telemetry ? { observability: observabilityFromTracer(telemetry.tracer) } : {}),
     }),
 };

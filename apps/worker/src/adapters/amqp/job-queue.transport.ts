@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { BaseRpcContext, type CustomTransportStrategy, Server } from '@nestjs/microservices';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConsumeMessage } from 'amqplib';
+import { extractTraceContext, SpanKind, type Telemetry } from '@fetcher/platform';
 import { lastValueFrom } from 'rxjs';
 import type { Settlement } from '../../jobs/job-settings';
+import { traced } from '../../telemetry/telemetry';
 
 /** The one pattern the work queue carries. */
 export const JOB_REQUESTED = 'fetcher.job.requested';
@@ -21,6 +23,8 @@ export interface JobQueueOptions {
   readonly concurrency: number;
   /** Declares (or only checks) the topology before consuming; a refusal stops startup. */
   readonly setupTopology: (channel: Channel) => Promise<void>;
+  /** When set, each delivery is handled in a consumer span continuing the publisher's trace. */
+  readonly telemetry?: Telemetry | null;
 }
 
 /**
@@ -98,23 +102,30 @@ export class JobQueueTransport extends Server implements CustomTransportStrategy
   }
 
   async #dispatch(ch: ChannelWrapper, msg: ConsumeMessage): Promise<void> {
-    let settle: Settlement = 'dead-letter';
-    try {
-      const handler = this.getHandlerByPattern(JOB_REQUESTED);
-      if (handler) {
-        const outcome: unknown = await lastValueFrom(this.transformToObservable(await handler(msg, new JobQueueContext([msg]))), {
-          defaultValue: 'dead-letter',
-        });
-        settle = outcome === 'ack' ? 'ack' : 'dead-letter';
-      }
-    } catch {
-      settle = 'dead-letter'; // an unexpected throw: the process keeps running, the message goes to the DLQ
-    }
+    const telemetry = this.options.telemetry;
+    const settle = await traced(telemetry, `consume ${this.options.queue}`, {
+      kind: SpanKind.CONSUMER,
+      ...(telemetry ? { parent: extractTraceContext(msg.properties.headers) } : {}),
+      attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': this.options.queue, 'messaging.operation.type': 'process' },
+    }, () => this.#handle(msg));
     try {
       if (settle === 'ack') ch.ack(msg);
       else ch.nack(msg, false, false); // requeue = false: no loops; the queue dead-letters it
     } catch {
       // The channel closed under us: the broker redelivers the message on the next channel.
+    }
+  }
+
+  async #handle(msg: ConsumeMessage): Promise<Settlement> {
+    try {
+      const handler = this.getHandlerByPattern(JOB_REQUESTED);
+      if (!handler) return 'dead-letter';
+      const outcome: unknown = await lastValueFrom(this.transformToObservable(await handler(msg, new JobQueueContext([msg]))), {
+        defaultValue: 'dead-letter',
+      });
+      return outcome === 'ack' ? 'ack' : 'dead-letter';
+    } catch {
+      return 'dead-letter'; // an unexpected throw: the process keeps running, the message goes to the DLQ
     }
   }
 }

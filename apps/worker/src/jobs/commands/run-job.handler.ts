@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Inject, Logger } from '@nestjs/common';
+import { Inject, Logger, Optional } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
   type ConnectionDescriptor,
@@ -12,6 +12,7 @@ import {
   isTenantId,
   withConnectionSecrets,
 } from '@fetcher/engine';
+import { observabilityFromTracer, type Telemetry } from '@fetcher/platform';
 import { WorkerCodes, WorkerError } from '../../errors/worker-error';
 import { WorkerMetrics } from '../../metrics/worker-metrics';
 import { CLOCK, type Clock } from '../../ports/clock.port';
@@ -27,6 +28,7 @@ import { JobOutbox } from '../job-outbox';
 import { type JobDelivery, type JobOutcome, JOB_SETTINGS, type JobSettings } from '../job-settings';
 import { LeaseKeeper } from '../lease-keeper';
 import { EncryptingResultSink } from '../result/encrypting-result-sink';
+import { TELEMETRY } from '../../telemetry/telemetry';
 import { RunJobCommand } from './run-job.command';
 
 export const CONNECTOR_REGISTRY = Symbol('ConnectorRegistry');
@@ -52,6 +54,7 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand> {
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly outbox: JobOutbox,
     private readonly metrics: WorkerMetrics,
+    @Optional() @Inject(TELEMETRY) private readonly telemetry: Telemetry | null = null,
   ) {}
 
   async execute({ delivery }: RunJobCommand): Promise<JobOutcome> {
@@ -121,6 +124,8 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand> {
         connectorRegistry: connectors,
         connectionStore: connectors,
         resultSink: sink,
+        // Engine steps become child spans of the delivery's consumer span; off, the engine's no-op port.
+        ...(this.telemetry ? { observability: observabilityFromTracer(this.telemetry.tracer) } : {}),
         ...(this.settings.maxResultBytes ? { limits: { maxResultBytes: this.settings.maxResultBytes } } : {}),
       });
       const tenant = createTenantContext(tenantId, delivery.requestId);

@@ -1,5 +1,6 @@
 import { EngineError, ErrorText, noConnectorText, type CursorItem } from '../index';
-import { MemoryResultSink } from '../memory';
+import { MemoryResultSink, TemplateConnector } from '../memory';
+import { Deadline } from '../support/deadline';
 import { aWorldWith, deferred, EventLog, TENANT, text, type World } from '../testing/engine-fixture';
 import { bytes, failure, planUsers, scripted, USERS_DOC } from '../testing/runner-fixture';
 import { ExtractionRunner } from './extraction-runner';
@@ -42,6 +43,40 @@ describe(`${ExtractionRunner.name} failure paths`, () => {
       world.template.behavior = { ...world.template.behavior, blockOnSignal: true };
       expect(await failure(world.engine.executeExtraction(plan))).toEqual(new EngineError('timeout', ErrorText.deadline));
       expect(world.factory.lastBuilt?.closeCount).toBe(1);
+    });
+
+    it('checks the deadline once per batch of rows, not once per row', async () => {
+      const world = await aWorldWith(['crm']);
+      const plan = await planUsers(world);
+      const rows: CursorItem[] = Array.from({ length: 2000 }, (_, i) => ({ table: 'users', row: { active: true, id: i, name: 'n' } }));
+      scripted(world, rows);
+      const race = jest.spyOn(Deadline.prototype, 'race');
+      try {
+        const result = await world.engine.executeExtraction(plan, { signal: new AbortController().signal });
+        expect(result.rowCounts).toEqual({ crm: 2000 });
+        // 2000 rows in batches of 256: 8 batch reads, plus the few races around connecting and writing.
+        expect(race.mock.calls.length).toBeLessThan(40);
+      } finally {
+        race.mockRestore();
+      }
+    });
+
+    it('still stops at its deadline when a cursor never answers and ignores the signal', async () => {
+      const world = await aWorldWith(['crm']);
+      const plan = await planUsers(world, { timeoutMs: 50 });
+      world.registry.register('memory', {
+        build: (descriptor) => {
+          const connector = new TemplateConnector({}, descriptor);
+          let served = 0;
+          connector.queryStream = () =>
+            Promise.resolve({
+              next: () => (served++ < 3 ? Promise.resolve({ table: 'users', row: { id: served } }) : new Promise<never>(() => undefined)),
+              close: () => Promise.resolve(),
+            });
+          return connector;
+        },
+      });
+      expect(await failure(world.engine.executeExtraction(plan))).toEqual(new EngineError('timeout', ErrorText.deadline));
     });
 
     it('reports a host deadline (AbortSignal.timeout) as timeout', async () => {

@@ -4,9 +4,9 @@
  * closed on every path.
  */
 import { EngineError, ErrorText } from '../errors';
-import type { TenantContext } from '../models';
-import type { Connector, ConnectorRegistry, CursorItem, RowCursor } from '../ports';
-import { ConfigFragmentEncoder } from '../canonical/fragment-encoder';
+import { STREAM_BATCH_ROWS, type TenantContext } from '../models';
+import type { Connector, ConnectorRegistry, RowCursor } from '../ports';
+import { ConfigFragmentEncoder, type EncodedChunk } from '../canonical/fragment-encoder';
 import type { StoreAccess } from '../connections/store-access';
 import { buildConnector, closeQuietly, resolveFactory } from '../support/connector-access';
 import type { Deadline } from '../support/deadline';
@@ -89,21 +89,27 @@ export class StepProducer {
     return cursor as RowCursor;
   }
 
+  /**
+   * Reads and encodes the cursor one batch at a time. The deadline is checked once per batch (the
+   * whole batch read is raced against it), not once per row: a cursor that ignores the signal
+   * still cannot hold the run past its deadline, and a million rows cost a few thousand races
+   * instead of a million.
+   */
   async #pump(cursor: RowCursor): Promise<void> {
     const { deadline } = this.#env;
     const signal = deadline.signal;
     const encoder = new ConfigFragmentEncoder(this.#step.configName, this.#step.tables, { leadingComma: this.#step.ordinal > 0 });
     for (;;) {
-      let item: CursorItem | null | undefined;
+      let batch: Batch;
       try {
-        // Raced, so a cursor that ignores the signal cannot hold the run past its deadline.
-        item = await deadline.race(Promise.resolve(cursor.next()));
+        batch = await deadline.race(readBatch(cursor, encoder, signal));
       } catch (error) {
         throw this.#queryError(error);
       }
-      if (item === null || item === undefined) break;
-      const chunk = encoder.push(item);
-      if (chunk) await this.#slot.put(chunk, signal);
+      deadline.throwIfAborted();
+      if (batch.encodeError !== undefined) throw batch.encodeError;
+      if (batch.chunk) await this.#slot.put(batch.chunk, signal);
+      if (batch.done) break;
     }
     await this.#slot.put(encoder.finish(), signal);
     this.#slot.end();
@@ -119,4 +125,32 @@ export class StepProducer {
     if (error instanceof EngineError && error.category === 'validation') return error;
     return new EngineError('unavailable', ErrorText.queryFailed, error);
   }
+}
+
+/** One batch: the chunk it completed (if any), whether the cursor ended, or the encoder's refusal. */
+interface Batch {
+  readonly chunk?: EncodedChunk;
+  readonly done: boolean;
+  /** The encoder refused an item (the connector broke the order contract): not a query failure. */
+  readonly encodeError?: Error;
+}
+
+/**
+ * Pulls items until the encoder completes a chunk (at most STREAM_BATCH_ROWS rows) or the cursor
+ * ends. Stops early once the signal has aborted, so an abandoned read stops pulling rows.
+ */
+async function readBatch(cursor: RowCursor, encoder: ConfigFragmentEncoder, signal: AbortSignal): Promise<Batch> {
+  for (let read = 0; read < STREAM_BATCH_ROWS; read++) {
+    const item = await cursor.next();
+    if (item === null || item === undefined) return { done: true };
+    if (signal.aborted) return { done: true };
+    let chunk: EncodedChunk | undefined;
+    try {
+      chunk = encoder.push(item);
+    } catch (error) {
+      return { done: true, encodeError: error instanceof Error ? error : new Error('encoding failed', { cause: error }) };
+    }
+    if (chunk) return { chunk, done: false };
+  }
+  return { done: false };
 }

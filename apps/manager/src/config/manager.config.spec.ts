@@ -15,6 +15,20 @@ function problemsOf(env: Record<string, string>): string[] {
 }
 
 describe(loadManagerConfig.name, () => {
+  it('leaves telemetry off by default and reads the OTEL_* settings when given', () => {
+    expect(loadManagerConfig(required()).telemetry).toEqual({ enabled: false, serviceName: 'fetcher-manager', environment: 'local' });
+    const sut = loadManagerConfig({
+      ...required(),
+      ENABLE_TELEMETRY: 'true',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'https://collector:4318',
+      OTEL_RESOURCE_SERVICE_NAME: 'manager-eu',
+      OTEL_RESOURCE_SERVICE_VERSION: '3.0.1',
+      OTEL_RESOURCE_DEPLOYMENT_ENVIRONMENT: 'eu-1',
+    });
+    expect(sut.telemetry).toEqual({ enabled: true, serviceName: 'manager-eu', serviceVersion: '3.0.1', environment: 'eu-1', endpoint: 'https://collector:4318' });
+    expect(sut.serviceVersion).toBe('3.0.1');
+  });
+
   it('applies the documented defaults and treats blank values as unset', () => {
     const sut = loadManagerConfig({ ...required(), SERVER_ADDRESS: '  ', REDIS_HOST: '' });
     expect(sut.http).toEqual({ port: 4006 });

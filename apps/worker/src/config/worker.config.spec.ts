@@ -45,6 +45,32 @@ describe(loadWorkerConfig.name, () => {
     expect(loadWorkerConfig({ ...BASE, READYZ_DRAIN_DELAY_SEC: raw }).health.drainDelaySec).toBe(s),
   );
 
+  it('leaves telemetry off by default and reports an unknown readiness version', () => {
+    const config = loadWorkerConfig(BASE);
+    expect(config.telemetry).toEqual({ enabled: false, serviceName: 'fetcher-worker' });
+    expect(config.serviceVersion).toBe('unknown');
+  });
+
+  it('reads the telemetry switch and the OTEL_* resource and exporter settings', () => {
+    const config = loadWorkerConfig({
+      ...BASE,
+      ENV_NAME: 'staging',
+      ENABLE_TELEMETRY: 'true',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_RESOURCE_SERVICE_NAME: 'worker-eu',
+      OTEL_RESOURCE_SERVICE_VERSION: '2.1.0',
+    });
+    expect(config.telemetry).toEqual({ enabled: true, serviceName: 'worker-eu', serviceVersion: '2.1.0', environment: 'staging', endpoint: 'http://collector:4318' });
+    expect(config.serviceVersion).toBe('2.1.0');
+    expect(loadWorkerConfig({ ...BASE, ENV_NAME: 'staging', OTEL_RESOURCE_DEPLOYMENT_ENVIRONMENT: 'eu-1' }).telemetry.environment).toBe('eu-1');
+  });
+
+  it('refuses a telemetry endpoint with credentials in it, without printing them', () => {
+    const found = problems({ ...BASE, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://user:s3cret@collector:4318' });
+    expect(found.some((p) => p.startsWith('OTEL_EXPORTER_OTLP_ENDPOINT'))).toBe(true);
+    expect(found.join('\n')).not.toContain('s3cret');
+  });
+
   it('names every missing required variable at once', () => {
     expect(problems({ STREAMING_ENABLED: 'true' })).toEqual(
       expect.arrayContaining([

@@ -1,5 +1,7 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { createTenantContext } from '@fetcher/engine';
+import { SpanKind, startTelemetry } from '@fetcher/platform';
+import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import amqplib, { type Channel, type ChannelModel, type ConsumeMessage, type GetMessage } from 'amqplib';
 import { v7 as uuidv7 } from 'uuid';
 import type { Job } from '../../jobs/job';
@@ -94,6 +96,31 @@ describe('AmqpJobPublisher against a real RabbitMQ', () => {
     });
     expect(headers['x-message-signature']).toBe(independentSignature(key, message, queue));
     expect(await probe.check()).toEqual({ status: 'up', breaker_state: 'closed' });
+  });
+
+  it('with telemetry, publishes in a producer span whose context travels in the message headers', async () => {
+    const exporter = new InMemorySpanExporter();
+    const telemetry = startTelemetry({ enabled: true, serviceName: 'fetcher-manager-it', exporter });
+    try {
+      const queue = `fetcher.it.jobs.${randomUUID()}`;
+      queues.push(queue);
+      const sut = new AmqpJobPublisher({ url: BROKER, workQueue: queue, signingKey: key, telemetry }, new FakeClock(new Date()));
+      publishers.push(sut);
+      await sut.waitForConnection(5_000);
+      const job = aJob();
+      await sut.publishExtractionRequested(tenant, job, 'req-traced');
+      const message = await nextMessage(queue);
+      await telemetry.flush();
+      const [span] = exporter.getFinishedSpans();
+      expect(span).toMatchObject({ name: `publish ${queue}`, kind: SpanKind.PRODUCER });
+      expect(span.attributes).toMatchObject({ 'messaging.destination.name': queue, 'fetcher.job.id': job.id });
+      const { traceId, spanId } = span.spanContext();
+      expect(message.properties.headers?.traceparent).toBe(`00-${traceId}-${spanId}-01`);
+      // The trace header does not change what is signed.
+      expect(message.properties.headers?.['x-message-signature']).toBe(independentSignature(key, message, queue));
+    } finally {
+      await telemetry.shutdown();
+    }
   });
 
   it('declares the work queue dead-lettering to fetcher.dlx', async () => {

@@ -1,0 +1,47 @@
+import { type Telemetry, type TelemetryOptions } from '@fetcher/platform';
+import { bootTelemetry, TelemetryShutdown, traced } from './telemetry';
+
+function fakeTelemetry(): Telemetry & { shutdowns: number } {
+  const fake = {
+    enabled: true,
+    shutdowns: 0,
+    tracer: { startSpan: () => { throw new Error('no span expected'); } } as unknown as Telemetry['tracer'],
+    flush: () => Promise.resolve(),
+    shutdown: () => {
+      fake.shutdowns++;
+      return Promise.resolve();
+    },
+  };
+  return fake;
+}
+
+describe('bootTelemetry', () => {
+  it('starts nothing when telemetry is off', () => {
+    const start = jest.fn<Telemetry, [TelemetryOptions]>();
+    expect(bootTelemetry({ enabled: false, serviceName: 'fetcher-worker', endpoint: 'http://127.0.0.1:4318' }, start)).toBeNull();
+    expect(start).not.toHaveBeenCalled();
+  });
+
+  it('starts tracing with the configured resource and endpoint when on', () => {
+    const telemetry = fakeTelemetry();
+    const start = jest.fn<Telemetry, [TelemetryOptions]>(() => telemetry);
+    const settings = { enabled: true, serviceName: 'fetcher-worker', serviceVersion: '1.2.3', environment: 'staging', endpoint: 'http://127.0.0.1:4318' };
+    expect(bootTelemetry(settings, start)).toBe(telemetry);
+    expect(start).toHaveBeenCalledWith(settings);
+  });
+});
+
+describe('traced', () => {
+  it('off, runs the work as a plain call without touching any tracer', async () => {
+    await expect(traced(null, 'publish q', {}, () => Promise.resolve(42))).resolves.toBe(42);
+  });
+});
+
+describe('TelemetryShutdown', () => {
+  it('flushes and stops tracing when the app closes, and does nothing when off', async () => {
+    const telemetry = fakeTelemetry();
+    await new TelemetryShutdown(telemetry).onApplicationShutdown();
+    expect(telemetry.shutdowns).toBe(1);
+    await expect(new TelemetryShutdown(null).onApplicationShutdown()).resolves.toBeUndefined();
+  });
+});

@@ -60,7 +60,7 @@ describe('job consumer and event publisher tracing against a real RabbitMQ', () 
       handled.push(msg);
       return 'ack';
     }, true);
-    await new Promise<void>((resolve, reject) => transport.listen((error?: unknown) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) => transport.listen((error?: unknown) => (error ? reject(error instanceof Error ? error : new Error('listen failed')) : resolve())));
     channel.sendToQueue(queue, Buffer.from('{}'), { headers });
     const message = await poll(() => handled[0]);
     return { handled: message, transport, publisher };

@@ -1,15 +1,14 @@
 import * as connectors from '@fetcher/connectors';
 
 describe('@fetcher/connectors public API', () => {
-  it('exports the registry, every factory and connector, host safety, errors and naming helpers', () => {
+  it('exports the registry, every factory (connectors as types only), host safety, errors and naming helpers', () => {
     for (const name of [
       'createConnectorRegistry', 'sslModesFor', 'connectorAttributes', 'resolveTimeouts', 'queryTimeoutMs',
       'HostNotAllowedError', 'SslModeNotAllowedError', 'connectError', 'hostNotAllowed', 'sslModeNotAllowed',
       'checkHostLiteral', 'resolveDialTarget', 'classifyAddress', 'invalidAllowlistEntries',
       'isSystemObject', 'normaliseTableKey', 'parseDatasourceType', 'splitTableKey',
-      'PostgresConnectorFactory', 'PostgresConnector', 'MysqlConnectorFactory', 'MysqlConnector',
-      'SqlServerConnectorFactory', 'SqlServerConnector', 'OracleConnectorFactory', 'OracleConnector',
-      'MongoConnectorFactory', 'MongoConnector',
+      'PostgresConnectorFactory', 'MysqlConnectorFactory', 'SqlServerConnectorFactory', 'OracleConnectorFactory',
+      'MongoConnectorFactory', 'connectorSecrets',
     ]) {
       expect(typeof (connectors as Record<string, unknown>)[name]).toBe('function');
     }

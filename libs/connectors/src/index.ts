@@ -32,13 +32,15 @@ export {
   type DatasourceType,
 } from './common/naming';
 
+// Factories only at runtime: each loads its connector (and driver) when it builds the first one.
+// The connector classes are exported as types, since a runtime export would load every driver.
 export { PostgresConnectorFactory } from './postgres/connector-factory.postgres';
-export { PostgresConnector } from './postgres/connector.postgres';
+export type { PostgresConnector } from './postgres/connector.postgres';
 export { MysqlConnectorFactory } from './mysql/connector-factory.mysql';
-export { MysqlConnector } from './mysql/connector.mysql';
+export type { MysqlConnector } from './mysql/connector.mysql';
 export { SqlServerConnectorFactory } from './sqlserver/connector-factory.sqlserver';
-export { SqlServerConnector } from './sqlserver/connector.sqlserver';
+export type { SqlServerConnector } from './sqlserver/connector.sqlserver';
 export { OracleConnectorFactory } from './oracle/connector-factory.oracle';
-export { OracleConnector } from './oracle/connector.oracle';
+export type { OracleConnector } from './oracle/connector.oracle';
 export { MongoConnectorFactory } from './mongodb/connector-factory.mongodb';
-export { MongoConnector } from './mongodb/connector.mongodb';
+export type { MongoConnector } from './mongodb/connector.mongodb';

@@ -2,7 +2,11 @@ import { EngineError, type ConnectionDescriptor, type Connector, type ConnectorF
 import { resolveTimeouts, type ConnectorOptions } from '../common/options';
 import { checkSqlDescriptor } from '../sql/descriptor-checks';
 import { MONGO_SSL_MODES } from './client-options.mongodb';
-import { MongoConnector } from './connector.mongodb';
+import { lazyModule } from '../common/lazy-module';
+
+// The connector module pulls in the mongodb driver: loaded when the first MongoDB connector is built.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily on purpose, typed through typeof import
+const connectorModule = lazyModule(() => require('./connector.mongodb') as typeof import('./connector.mongodb'));
 
 /**
  * Builds MongoDB connectors. `build` checks the descriptor and does no I/O (spec: worker-engine.md
@@ -20,6 +24,6 @@ export class MongoConnectorFactory implements ConnectorFactory {
     if (typeof descriptor.databaseName !== 'string' || descriptor.databaseName === '') {
       throw new EngineError('validation', 'datasource database name is required');
     }
-    return new MongoConnector(descriptor, this.options);
+    return new (connectorModule().MongoConnector)(descriptor, this.options);
   }
 }

@@ -1,10 +1,15 @@
 import type { Connector } from '@fetcher/engine';
 import type { ConnectorOptions } from '../common/options';
 import type { SqlConnectorConfigWithDriver } from '../sql/sql-connector-config';
+import { lazyModule } from '../common/lazy-module';
 import { SqlConnectorFactory } from '../sql/sql-connector-factory';
 import { ORACLE_SSL_MODES } from './connection-options.oracle';
-import { OracleConnector } from './connector.oracle';
 import type { OracleDriver } from './oracledb-driver.oracle';
+
+// The connector module pulls in its driver: it is loaded when the first connector of this type is
+// built, so a process that never dials this type never loads the driver.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily on purpose, typed through typeof import
+const connectorModule = lazyModule(() => require('./connector.oracle') as typeof import('./connector.oracle'));
 
 /**
  * Builds Oracle connectors. `build` checks the descriptor and does no I/O; a missing
@@ -17,6 +22,6 @@ export class OracleConnectorFactory extends SqlConnectorFactory<OracleDriver> {
   }
 
   protected override createConnector(config: SqlConnectorConfigWithDriver<OracleDriver>): Connector {
-    return new OracleConnector(config);
+    return new (connectorModule().OracleConnector)(config);
   }
 }

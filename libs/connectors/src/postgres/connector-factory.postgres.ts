@@ -1,9 +1,14 @@
 import type { Connector } from '@fetcher/engine';
 import type { ConnectorOptions } from '../common/options';
 import type { SqlConnectorConfig } from '../sql/sql-connector-config';
+import { lazyModule } from '../common/lazy-module';
 import { SqlConnectorFactory } from '../sql/sql-connector-factory';
 import { POSTGRES_SSL_MODES } from './connection-options.postgres';
-import { PostgresConnector } from './connector.postgres';
+
+// The connector module pulls in its driver: it is loaded when the first connector of this type is
+// built, so a process that never dials this type never loads the driver.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily on purpose, typed through typeof import
+const connectorModule = lazyModule(() => require('./connector.postgres') as typeof import('./connector.postgres'));
 
 /** Builds PostgreSQL connectors. `build` checks the descriptor (type, host, port, SSL mode) and does no I/O. */
 export class PostgresConnectorFactory extends SqlConnectorFactory {
@@ -12,6 +17,6 @@ export class PostgresConnectorFactory extends SqlConnectorFactory {
   }
 
   protected override createConnector(config: SqlConnectorConfig): Connector {
-    return new PostgresConnector(config);
+    return new (connectorModule().PostgresConnector)(config);
   }
 }

@@ -1,5 +1,5 @@
 import { type OnApplicationShutdown } from '@nestjs/common';
-import { startTelemetry, type Telemetry, type TelemetryOptions, withSpan } from '@fetcher/platform';
+import { startTelemetry, type Telemetry, type TelemetryOptions, withinBound, withSpan } from '@fetcher/platform';
 
 /** The process's tracing handle: a `Telemetry` when `ENABLE_TELEMETRY=true`, `null` otherwise. */
 export const TELEMETRY = Symbol('Telemetry');
@@ -33,11 +33,17 @@ export function traced<T>(
   return telemetry ? withSpan(telemetry.tracer, name, options, () => work()) : work();
 }
 
-/** Exports the last batched spans when the app closes (the end of a drain). */
+/** Bound on the last export, well inside the drain's bound on closing the app. */
+const FLUSH_BOUND_MS = 3_000;
+
+/**
+ * Exports the last batched spans when the app closes (the end of a drain). An unreachable collector
+ * costs at most FLUSH_BOUND_MS and never fails the shutdown: traces are best effort.
+ */
 export class TelemetryShutdown implements OnApplicationShutdown {
   constructor(private readonly telemetry: Telemetry | null) {}
 
   async onApplicationShutdown(): Promise<void> {
-    await this.telemetry?.shutdown().catch(() => undefined);
+    if (this.telemetry) await withinBound(this.telemetry.shutdown(), FLUSH_BOUND_MS);
   }
 }

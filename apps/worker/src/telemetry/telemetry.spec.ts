@@ -44,4 +44,16 @@ describe('TelemetryShutdown', () => {
     expect(telemetry.shutdowns).toBe(1);
     await expect(new TelemetryShutdown(null).onApplicationShutdown()).resolves.toBeUndefined();
   });
+
+  it('does not hold the shutdown when the collector never answers', async () => {
+    jest.useFakeTimers();
+    try {
+      const stuck = { ...fakeTelemetry(), shutdown: () => new Promise<void>(() => undefined) };
+      const closing = new TelemetryShutdown(stuck).onApplicationShutdown();
+      await jest.advanceTimersByTimeAsync(3_000);
+      await expect(closing).resolves.toBeUndefined();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });

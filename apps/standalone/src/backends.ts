@@ -19,6 +19,8 @@ export const DATA_LAYOUT = Object.freeze({
   uploads: 'uploads',
   spool: 'spool',
   events: 'events.jsonl',
+  /** The demo database's PostgreSQL files (PGlite). */
+  demoDatabase: 'demo-db',
 });
 
 /** The embedded backends the Manager and the Worker share in one process, opened from the data directory. */

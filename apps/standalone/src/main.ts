@@ -1,5 +1,5 @@
 // First: it must be in place before the modules below load the AWS SDK.
-import './quiet-warnings';
+import './config/sdk-warnings';
 import 'reflect-metadata';
 import { ConfigError } from '@fetcher/platform';
 import { banner } from './banner';
@@ -10,10 +10,9 @@ import { startStandalone } from './standalone';
 const SHUTDOWN_BOUND_MS = 60_000;
 
 async function main(): Promise<void> {
-  const started = Date.now();
   const config = loadStandaloneConfig(process.env, process.cwd()); // the app's only read of process.env
   const service = await startStandalone(config);
-  process.stdout.write(banner({ baseUrl: service.baseUrl, dataDir: service.dataDir, keyOrigin: service.keyOrigin, ...(service.demo ? { demo: service.demo } : {}), startupMs: Date.now() - started }));
+  process.stdout.write(banner({ baseUrl: service.baseUrl, dataDir: service.dataDir, keyOrigin: service.keyOrigin, ...(service.demo ? { demo: service.demo } : {}), startupMs: performance.now() /* since the process started */ }));
 
   let stopping = false;
   const stop = (): void => {

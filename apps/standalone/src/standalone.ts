@@ -44,14 +44,12 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
 
   const demoDatabase = config.demo ? new DemoDatabase() : undefined;
   const cleanups: (() => Promise<void>)[] = [];
+  // PGlite takes seconds to compile and seed, in its own thread: it starts first and the two apps
+  // boot meanwhile. The API listens only once the demo connection points at the database.
+  const demoStarting = demoDatabase?.start({ dataDir: join(config.dataDir, DATA_LAYOUT.demoDatabase) });
+  if (demoDatabase) cleanups.unshift(() => demoDatabase.stop());
+  demoStarting?.catch(() => undefined); // awaited below; this only keeps an early failure from being unhandled
   try {
-    let demo: DemoDatabaseAddress | undefined;
-    if (demoDatabase) {
-      demo = await demoDatabase.start();
-      cleanups.unshift(() => demoDatabase.stop());
-      await registerDemoConnection(backends.connections, managerConfig.keyRing, demo, new Date());
-    }
-
     const worker = await startEmbeddedWorker(backends, workerConfig, options);
     cleanups.unshift(() => worker.close());
 
@@ -60,6 +58,8 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
       ...(options.logger === false ? { logger: false as const } : {}),
     });
     cleanups.unshift(() => manager.close());
+    const demo: DemoDatabaseAddress | undefined = await demoStarting;
+    if (demo) await registerDemoConnection(backends.connections, managerConfig.keyRing, demo, new Date());
     await manager.listen({ port: config.http.port, host: config.http.host });
     const address = manager.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.http.port;

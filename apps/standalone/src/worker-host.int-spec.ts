@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deriveSubKeys, openEnvelope } from '@fetcher/platform';
@@ -13,18 +13,8 @@ import { loadStandaloneConfig } from './config/standalone.config';
 import { DEMO_CONFIG_NAME, registerDemoConnection } from './demo/demo-connection';
 import { DemoDatabase } from './demo/demo-database';
 import { DEMO_ROW_COUNTS } from './demo/demo-seed';
+import { eventually } from './testing/free-port';
 import { startEmbeddedWorker, type EmbeddedWorker } from './worker-host';
-
-/** Polls `read` until it returns a value, for at most `timeoutMs`. */
-async function eventually<T>(read: () => T | undefined, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = read();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('the Worker on the embedded backends, fed by the in-process queue', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'fetcher-standalone-worker-'));
@@ -38,7 +28,7 @@ describe('the Worker on the embedded backends, fed by the in-process queue', () 
     const config = loadStandaloneConfig({ FETCHER_DATA_DIR: dataDir }, dataDir);
     const workerConfig = loadWorkerConfig({ RESULT_SPOOL_DIR: join(dataDir, DATA_LAYOUT.spool), ...appEnvironments(config, master.toString('base64')).worker });
     backends = await openBackends(dataDir);
-    await registerDemoConnection(backends.connections, workerConfig.ring, await demo.start(), new Date());
+    await registerDemoConnection(backends.connections, workerConfig.ring, await demo.start({ dataDir: join(dataDir, DATA_LAYOUT.demoDatabase) }), new Date());
     worker = await startEmbeddedWorker(backends, workerConfig, { logger: false });
     publisher = new InProcessJobPublisher(backends.queue, STANDALONE_WORK_QUEUE, deriveSubKeys(master).internalHmac, { now: () => new Date() });
   });
@@ -80,9 +70,13 @@ describe('the Worker on the embedded backends, fed by the in-process queue', () 
     expect(document.demo['shop.customers'][0]).toEqual({ email: 'customer1@example.com', id: 1 });
     expect(document.demo['shop.products']).toHaveLength(DEMO_ROW_COUNTS.products);
 
-    // The queue forgot the settled message, and the event went to the log.
-    expect(backends.queue.depth).toBe(0);
-    const events = readFileSync(join(dataDir, DATA_LAYOUT.events), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    // The event follows the terminal write (the job record is its outbox), so it may land a moment later.
+    const events = await eventually(() => {
+      const lines = existsSync(join(dataDir, DATA_LAYOUT.events)) ? readFileSync(join(dataDir, DATA_LAYOUT.events), 'utf8').trim().split('\n') : [];
+      const parsed = lines.filter((l) => l !== '').map((l) => JSON.parse(l) as { routingKey: string; body: { jobId: string } });
+      return parsed.some((e) => e.body.jobId === job.id) ? parsed : undefined;
+    });
     expect(events).toContainEqual(expect.objectContaining({ routingKey: 'job.completed', body: expect.objectContaining({ jobId: job.id, status: 'completed' }) }));
+    expect(backends.queue.depth).toBe(0);
   });
 });

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { isEncodedRows, type Connector, type CursorItem, type RowCursor } from '@fetcher/engine';
 import { PostgresConnectorFactory } from '@fetcher/connectors';
 import { DemoDatabase } from './demo-database';
@@ -25,29 +28,41 @@ function rowsOf(items: readonly CursorItem[], table: string): Record<string, unk
 }
 
 describe('the demo database through the real PostgreSQL connector', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'fetcher-demo-db-'));
   const demo = new DemoDatabase();
   let connector: Connector;
   const signal = new AbortController().signal;
 
-  beforeAll(async () => {
-    const { host, port, database, user } = await demo.start();
-    // The demo listens on loopback, which host safety refuses unless the operator allows it.
-    const factory = new PostgresConnectorFactory({ hostSafety: { allowPrivate: true, allowlist: ['127.0.0.1/32'] } });
-    connector = factory.build({
+  // The demo listens on loopback, which host safety refuses unless the operator allows it.
+  const factoryFor = (port: number): Connector =>
+    new PostgresConnectorFactory({ hostSafety: { allowPrivate: true, allowlist: ['127.0.0.1/32'] } }).build({
       configName: 'demo',
       type: 'POSTGRESQL',
-      host,
+      host: '127.0.0.1',
       port,
-      databaseName: database,
-      userName: user,
+      databaseName: 'postgres',
+      userName: 'postgres',
       sslMode: 'disable',
       hostAttributes: { schemaScope: [DEMO_SCHEMA] },
     });
+
+  beforeAll(async () => {
+    const { port } = await demo.start({ dataDir: join(dir, 'demo-db') });
+    connector = factoryFor(port);
   });
 
   afterAll(async () => {
     await connector?.close();
     await demo.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps its files, and opens them again without seeding twice', async () => {
+    await connector.close();
+    await demo.stop();
+    const { port } = await demo.start({ dataDir: join(dir, 'demo-db') });
+    connector = factoryFor(port);
+    await expect(connector.testConnection(signal)).resolves.toBeUndefined();
   });
 
   it('answers a connection test', async () => {

@@ -1,3 +1,7 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { DEMO_SEED_SQL } from './demo-seed';
 
@@ -11,7 +15,7 @@ export interface DemoDatabaseAddress {
 
 const STOP_GRACE_MS = 3_000;
 
-type WorkerMessage = { kind: 'listening'; port: number } | { kind: 'failed'; message: string } | { kind: 'stopped' };
+type WorkerMessage = { kind: 'listening'; port: number } | { kind: 'initialized' } | { kind: 'failed'; message: string } | { kind: 'stopped' };
 
 /**
  * The worker's program, plain CommonJS. PGlite loads its WebAssembly and file-system bundle with
@@ -25,9 +29,16 @@ const { PGLiteSocketServer } = require(workerData.socket);
 let db;
 let server;
 async function start() {
-  db = new PGlite();
+  db = new PGlite(workerData.dataDir);
   await db.waitReady;
-  await db.exec(workerData.seed);
+  if (workerData.mode === 'init') {
+    await db.exec(workerData.seed);
+    await db.close();
+    db = undefined;
+    parentPort.postMessage({ kind: 'initialized' });
+    parentPort.close(); // nothing left to do: the thread ends, and its memory goes with it
+    return;
+  }
   server = new PGLiteSocketServer({ db, host: workerData.host, port: workerData.port, maxConnections: 16 });
   await server.start();
   // After listening, the server reports the port the system chose for port 0.
@@ -43,7 +54,10 @@ start().catch((error) => parentPort.postMessage({ kind: 'failed', message: error
 /**
  * An embedded PostgreSQL (PGlite, compiled to WebAssembly) with the demo shop, served over TCP so that
  * the real PostgreSQL connector reads it exactly as it reads a server. It runs in a worker thread and
- * lives in memory: every start seeds the same rows again.
+ * keeps its files in `dataDir`. The first start creates and seeds them in a thread of its own that
+ * then ends: initdb grows the WebAssembly memory to several hundred MiB, which only ending the
+ * thread gives back; opening the existing files afterwards takes well under a second and a fraction
+ * of the memory. The files appear under their final name only once seeded.
  *
  * PGlite is a single session shared by every socket, so a client holding a transaction open blocks
  * the others; the connector reads one table at a time, which keeps that from mattering here.
@@ -57,37 +71,53 @@ export class DemoDatabase {
     return this.#address;
   }
 
-  /** Starts PGlite (a few seconds: it compiles the WebAssembly module), seeds it, then listens. */
-  async start(options: { host?: string; port?: number } = {}): Promise<DemoDatabaseAddress> {
+  /** Creates and seeds the database on the first start, then serves it on a loopback port. */
+  async start(options: { dataDir: string; host?: string; port?: number }): Promise<DemoDatabaseAddress> {
     const host = options.host ?? '127.0.0.1';
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: {
-        pglite: require.resolve('@electric-sql/pglite'),
-        socket: require.resolve('@electric-sql/pglite-socket'),
-        seed: DEMO_SEED_SQL,
-        host,
-        port: options.port ?? 0,
-      },
-    });
+    if (!existsSync(join(options.dataDir, 'PG_VERSION'))) {
+      const building = `${options.dataDir}.tmp-${randomBytes(4).toString('hex')}`;
+      try {
+        const init = this.#spawn({ mode: 'init', dataDir: building, host, port: 0 });
+        const ended = new Promise<void>((resolve) => init.once('exit', () => resolve()));
+        await this.#answer(init, 'initialized');
+        await ended;
+        await rename(building, options.dataDir);
+      } finally {
+        await rm(building, { recursive: true, force: true });
+      }
+    }
+    const worker = this.#spawn({ mode: 'serve', dataDir: options.dataDir, host, port: options.port ?? 0 });
     this.#worker = worker;
-    const port = await new Promise<number>((resolve, reject) => {
+    const answer = await this.#answer(worker, 'listening').catch(async (error: unknown) => {
+      this.#worker = undefined;
+      await worker.terminate();
+      throw error;
+    });
+    const port = answer.kind === 'listening' ? answer.port : 0;
+    this.#address = Object.freeze({ host, port, database: 'postgres', user: 'postgres' });
+    return this.#address;
+  }
+
+  #spawn(data: { mode: 'init' | 'serve'; dataDir: string; host: string; port: number }): Worker {
+    return new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { ...data, pglite: require.resolve('@electric-sql/pglite'), socket: require.resolve('@electric-sql/pglite-socket'), seed: DEMO_SEED_SQL },
+    });
+  }
+
+  /** The worker's first message, when it is `expected`; anything else (or an exit) rejects. */
+  #answer(worker: Worker, expected: 'initialized' | 'listening'): Promise<WorkerMessage> {
+    return new Promise<WorkerMessage>((resolve, reject) => {
       const onExit = () => reject(new Error('the demo database stopped while starting'));
       worker.once('error', reject);
       worker.once('exit', onExit);
       worker.once('message', (message: WorkerMessage) => {
         worker.off('error', reject);
         worker.off('exit', onExit);
-        if (message.kind === 'listening') resolve(message.port);
-        else reject(new Error(`the demo database failed to start: ${message.kind === 'failed' ? message.message : 'stopped'}`));
+        if (message.kind === expected) resolve(message);
+        else reject(new Error(`the demo database failed to start: ${message.kind === 'failed' ? message.message : message.kind}`));
       });
-    }).catch(async (error: unknown) => {
-      this.#worker = undefined;
-      await worker.terminate();
-      throw error;
     });
-    this.#address = Object.freeze({ host, port, database: 'postgres', user: 'postgres' });
-    return this.#address;
   }
 
   /** Stops listening, closes PGlite and ends the worker; safe to call twice. */

@@ -1,5 +1,5 @@
 /**
- * A ResultSink that does what the Worker does to a result (worker-engine.md A7.3), minus the
+ * A ResultSink that does what the Worker does to a result, minus the
  * upload: HMAC-SHA256 over the plaintext, AES-256-GCM with a random 12-byte nonce (output
  * `nonce || ciphertext || tag`), streaming standard base64 carrying 0-2 bytes between chunks, and
  * the base64 text written to a file stream (by default /dev/null). Keys are random per run.

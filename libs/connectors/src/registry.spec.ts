@@ -102,7 +102,7 @@ describe(createConnectorRegistry.name, () => {
 });
 
 describe(sslModesFor.name, () => {
-  it('lists each type\'s modes of manager-api.md section 16', () => {
+  it('lists each type\'s documented SSL modes', () => {
     expect(sslModesFor('postgresql')).toEqual(['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full']);
     expect(sslModesFor('MYSQL')).toEqual(['false', 'true', 'skip-verify', 'preferred']);
     expect(sslModesFor('SQL_SERVER')).toEqual(['disable', 'false', 'true', 'strict']);

@@ -13,7 +13,7 @@ import { SQLSERVER_SSL_MODES } from './sqlserver/connection-options.sqlserver';
 import { SqlServerConnectorFactory } from './sqlserver/connector-factory.sqlserver';
 
 /**
- * The engine's connector registry over the five datasource types (spec: worker-engine.md B3, C1).
+ * The engine's connector registry over the five datasource types.
  * Types match case-insensitively; anything else has no factory. The factories are built once, here,
  * so a bad option (a timeout override) fails when the host wires the registry, not on first use.
  */
@@ -42,7 +42,7 @@ const SSL_MODES: Readonly<Record<DatasourceType, readonly string[]>> = Object.fr
 });
 
 /**
- * The SSL modes a type accepts (manager-api.md section 16; case-sensitive), for the Manager's
+ * The SSL modes a type accepts (case-sensitive), for the Manager's
  * create/PATCH validation; `""` (the driver default) is accepted by every type and is not listed.
  * `undefined` for an unknown type.
  */

@@ -1,5 +1,5 @@
 /**
- * Building the engine (spec B2). Wiring mistakes fail here, at construction, not on first use:
+ * Building the engine. Wiring mistakes fail here, at construction, not on first use:
  * `null`/`undefined` means "feature off", anything else must really be the port.
  */
 import { EngineError, ErrorText, misconfiguredText } from './errors';

@@ -180,7 +180,7 @@ export function filterOperatorText(path: string): string {
   return `filter operator is not supported: ${path}`;
 }
 
-/** Messages of schema validation report entries (stable texts, spec B9). */
+/** Messages of schema validation report entries (stable texts: hosts show them, never branch on them). */
 export const ValidationText = Object.freeze({
   datasourceNotFound: 'no connection configured for the requested datasource',
   tableNotFound: 'table not found in datasource schema',

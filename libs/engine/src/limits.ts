@@ -1,5 +1,5 @@
 /**
- * Limits (spec B6): defaults merged with construction options, and per-request overrides that can
+ * Limits: defaults merged with construction options, and per-request overrides that can
  * only lower them.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * The engine's data model (spec: worker-engine.md B4). Plain, serialisable shapes, except where a
+ * The engine's data model. Plain, serialisable shapes, except where a
  * field must stay hidden (passwords, host attributes).
  */
 

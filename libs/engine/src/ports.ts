@@ -1,5 +1,5 @@
 /**
- * The engine's ports (spec: worker-engine.md B3). The connector registry is required; every other
+ * The engine's ports. The connector registry is required; every other
  * port is optional, and whether it is present is settled once, in `createEngine`.
  */
 import type {

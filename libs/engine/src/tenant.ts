@@ -1,5 +1,5 @@
 /**
- * Tenant context rules (spec B5). The tenant is the only isolation dimension: every port call
+ * Tenant context rules. The tenant is the only isolation dimension: every port call
  * receives it, and every operation re-checks it because hosts can build the object by hand.
  */
 import { EngineError, ErrorText } from './errors';

@@ -1,5 +1,5 @@
 /**
- * The engine's import boundary (STYLE.md section 4, spec B1): libs/engine/src imports only its own
+ * The engine's import boundary (the package has no dependencies, see the README): libs/engine/src imports only its own
  * files and node: built-ins that do no I/O. ESLint sees import declarations only; this walks every
  * specifier form with the TypeScript compiler API, including require() and import().
  */

@@ -1,4 +1,4 @@
-/** The planner is deterministic: key order in the request never changes the plan (spec B10). */
+/** The planner is deterministic: key order in the request never changes the plan. */
 import fc from 'fast-check';
 import type { ExtractionRequest } from '../src';
 import { aWorldWith, TENANT } from '../src/testing/engine-fixture';

@@ -3,7 +3,7 @@ import type { Binary } from 'mongodb';
 import mongoose, { Schema, type Connection, type IndexDefinition, type IndexOptions } from 'mongoose';
 import { withMongo, type MongoTestTarget } from './testing/with-mongo';
 
-/** The indexes of manager-api.md section 17.3, as the apps declare them. */
+/** The indexes the apps declare. */
 const CONNECTION_INDEXES: [IndexDefinition, IndexOptions][] = [
   [{ config_name: 1 }, { name: 'idx_connection_config_name', unique: true, partialFilterExpression: { deleted_at: null } }],
   [{ created_at: -1 }, { name: 'idx_connection_created', partialFilterExpression: { deleted_at: null } }],
@@ -23,7 +23,7 @@ const JOB_INDEXES: [IndexDefinition, IndexOptions][] = [
   [{ status: 1, 'lease.expires_at': 1 }, { name: 'idx_job_lease_expiry', partialFilterExpression: { status: 'processing' } }],
 ];
 
-/** The stored shapes of manager-api.md 17.1 and 17.2, trimmed to what these tests touch. */
+/** The stored shapes of connections and jobs, trimmed to what these tests touch. */
 interface ConnectionRecord {
   _id: mongoose.Types.UUID; product_name: string; config_name: string; type?: string; host?: string; port?: number;
   database_name?: string; deleted_at: Date | null; created_at: Date; updated_at: Date;
@@ -86,7 +86,7 @@ describe('mongoose models as the apps declare them', () => {
     key, name: options.name, unique: options.unique, partialFilterExpression: options.partialFilterExpression,
   }));
 
-  it('creates every index of manager-api.md 17.3 and lists back unique and partialFilterExpression', async () => {
+  it('creates every index the apps declare and lists back unique and partialFilterExpression', async () => {
     expect(await indexesOf('connection')).toEqual(expected(CONNECTION_INDEXES));
     expect(await indexesOf('job')).toEqual(expected(JOB_INDEXES));
   });

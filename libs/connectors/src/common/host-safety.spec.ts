@@ -33,7 +33,7 @@ const lookupReturning =
     Promise.resolve(addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }) as const));
 
 describe('host safety: address classes', () => {
-  // Every class of manager-api.md section 15, with an address at the edge of each range.
+  // Every address class of the guard, with an address at the edge of each range.
   const alwaysDenied: readonly (readonly [string, string])[] = [
     ['127.0.0.1', 'loopback'],
     ['127.255.255.254', 'loopback'],

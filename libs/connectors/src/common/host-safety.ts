@@ -1,5 +1,5 @@
 /**
- * Host safety, the SSRF guard (spec: manager-api.md section 15).
+ * Host safety, the SSRF guard.
  *
  * Two stages: `checkHostLiteral` looks at the configured value only (create / PATCH, no DNS), and
  * `resolveDialTarget` runs before every dial: it resolves the name once, checks EVERY address and

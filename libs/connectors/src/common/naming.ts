@@ -1,6 +1,6 @@
 /**
- * Table-key normalisation and system-object rules shared by every connector
- * (spec: worker-engine.md C2). Hosts use the same functions on requests (A7.1 step 2), so a key
+ * Table-key normalisation and system-object rules shared by every connector. Hosts use the same
+ * functions on requests, so a key
  * normalised here matches the key a connector puts in its snapshot.
  */
 export type DatasourceType = 'POSTGRESQL' | 'MYSQL' | 'SQL_SERVER' | 'ORACLE' | 'MONGODB';

@@ -4,7 +4,7 @@ import { resolveTimeouts } from './options';
 import { DEFAULT_CONNECTOR_TIMEOUTS, queryTimeoutMs } from './timeouts';
 
 describe('resolveTimeouts', () => {
-  it('keeps the C1 budgets when nothing is overridden', () => {
+  it('keeps the default budgets when nothing is overridden', () => {
     expect(resolveTimeouts({ hostSafety: DEFAULT_HOST_SAFETY_POLICY })).toEqual({
       connectMs: 10_000,
       mongoConnectMs: 5_000,

@@ -5,7 +5,7 @@ import { DEFAULT_CONNECTOR_TIMEOUTS, type ConnectorTimeouts } from './timeouts';
 /** What a host gives every connector factory. */
 export interface ConnectorOptions {
   readonly hostSafety: HostSafetyPolicy;
-  /** Overrides of the C1 budgets (tests shorten them); absent fields keep the defaults. */
+  /** Overrides of the default budgets (tests shorten them); absent fields keep the defaults. */
   readonly timeouts?: Partial<ConnectorTimeouts>;
   /** DNS lookup used by the dial guard; tests point a hostname at a checked address with it. */
   readonly lookup?: LookupFn;

@@ -1,5 +1,5 @@
 /**
- * Connector time budgets (spec: worker-engine.md C1). The original relied on driver defaults, which
+ * Connector time budgets. The original relied on driver defaults, which
  * in Node can mean "wait forever"; every stage here has a bound.
  */
 export interface ConnectorTimeouts {

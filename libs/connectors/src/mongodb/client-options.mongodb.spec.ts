@@ -116,7 +116,7 @@ describe(mongoClientOptions.name, () => {
 });
 
 describe('MONGO_SSL_MODES', () => {
-  it('is the MongoDB allowlist of manager-api.md section 16', () => {
+  it('is the documented MongoDB SSL mode allowlist', () => {
     expect(MONGO_SSL_MODES).toEqual(['disable', 'false', 'true', 'enable', 'insecure']);
   });
 });

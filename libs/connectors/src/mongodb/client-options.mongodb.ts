@@ -1,6 +1,5 @@
 /**
- * Connection string and client options (spec: worker-engine.md C9 "Connection", manager-api.md
- * sections 13 and 16). The string carries the original hostname; the address is pinned through
+ * Connection string and client options. The string carries the original hostname; the address is pinned through
  * the socket `lookup` hook (pinned-lookup.mongodb.ts).
  */
 import type { LookupFunction } from 'node:net';
@@ -9,12 +8,12 @@ import type { ConnectionDescriptor, ConnectionSecrets } from '@fetcher/engine';
 import type { ConnectorAttributes } from '../common/attributes';
 import type { ConnectorTimeouts } from '../common/timeouts';
 
-/** manager-api.md section 16; case-sensitive. `""` (always accepted) is the driver default: no TLS. */
+/** Case-sensitive. `""` (always accepted) is the driver default: no TLS. */
 export const MONGO_SSL_MODES: readonly string[] = Object.freeze(['disable', 'false', 'true', 'enable', 'insecure']);
 
 const PLAIN_MODES: ReadonlySet<string> = new Set(['', 'false', 'disable']);
 
-/** C1: one pool of at most two connections per connector (the server monitor's socket is separate). */
+/** One pool of at most two connections per connector (the server monitor's socket is separate). */
 export const MONGO_POOL_MAX = 2;
 
 /**

@@ -9,8 +9,7 @@ import { lazyModule } from '../common/lazy-module';
 const connectorModule = lazyModule(() => require('./connector.mongodb') as typeof import('./connector.mongodb'));
 
 /**
- * Builds MongoDB connectors. `build` checks the descriptor and does no I/O (spec: worker-engine.md
- * B3, C1): the client is created by the connector's testConnection.
+ * Builds MongoDB connectors. `build` checks the descriptor and does no I/O: the client is created by the connector's testConnection.
  */
 export class MongoConnectorFactory implements ConnectorFactory {
   constructor(private readonly options: ConnectorOptions) {

@@ -1,5 +1,5 @@
 /**
- * The MongoDB connector (spec: worker-engine.md C1, C9). One client (pool of at most 2) per
+ * The MongoDB connector. One client (pool of at most 2) per
  * connector, opened by testConnection; the collections and their inferred kinds are cached and
  * reused by queryStream for collection names, projections and filter coercion.
  */
@@ -41,7 +41,7 @@ export type MongoClientFactory = (uri: string, options: MongoClientOptions) => M
 
 const defaultClientFactory: MongoClientFactory = (uri, options) => new MongoClient(uri, options);
 
-/** Rows per server round trip (C1 "Streaming"). */
+/** Rows per server round trip. */
 export const MONGO_BATCH_SIZE = 256;
 
 /** What the server is asked for to read one table. */
@@ -177,7 +177,7 @@ export class MongoConnector implements Connector {
       ...(query.projection ? { projection: query.projection } : {}),
       batchSize: MONGO_BATCH_SIZE,
       maxTimeMS: query.maxTimeMS,
-      // Raw bytes: each document is decoded on its own, so an undecodable one is skipped (C9).
+      // Raw bytes: each document is decoded on its own, so an undecodable one is skipped.
       raw: true,
       // The driver closes the cursor (killCursors) when the signal aborts.
       signal,

@@ -1,6 +1,5 @@
 /**
- * Request filters -> a MongoDB query document (spec: worker-engine.md C9 "Filters" and "Value
- * coercion"). Values are coerced by the field's inferred kind, because BSON comparisons are
+ * Request filters -> a MongoDB query document. Values are coerced by the field's inferred kind, because BSON comparisons are
  * type-sensitive: an ISO string never matches a BSON date (the original's bug), a hex string never
  * matches an ObjectId.
  */

@@ -1,5 +1,5 @@
 /**
- * Address pinning for the MongoDB driver (spec: worker-engine.md C1, manager-api.md section 15).
+ * Address pinning for the MongoDB driver.
  *
  * The connection string keeps the original hostname, so the driver derives TLS SNI and certificate
  * verification from it; the socket's `lookup` hook answers with the address the dial guard checked,

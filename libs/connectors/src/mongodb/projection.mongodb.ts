@@ -1,6 +1,5 @@
 /**
- * The find projection for a table's requested fields (spec: worker-engine.md C9 "Query", A7.2
- * "Fields": MongoDB rows always include `_id`).
+ * The find projection for a table's requested fields.
  */
 import type { Document } from 'mongodb';
 import { compareUtf8 } from '@fetcher/engine';

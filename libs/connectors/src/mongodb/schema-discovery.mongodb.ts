@@ -1,5 +1,5 @@
 /**
- * Schema discovery against a live database (spec: worker-engine.md C2, C9 "Discovery"): the
+ * Schema discovery against a live database: the
  * collections of the database, then per collection its keys and their inferred types.
  */
 import type { Db, Document } from 'mongodb';
@@ -57,7 +57,7 @@ async function inferKeys(db: Db, collection: string, count: number, signal: Abor
     return keysFromGroupResult(results);
   } catch (error) {
     if (signal.aborted) throw error;
-    return []; // spec: a failed key aggregation means an empty key set; the sampled fields remain
+    return []; // by contract: a failed key aggregation means an empty key set; the sampled fields remain
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * Schema inference for schemaless collections (spec: worker-engine.md C9 "Discovery" and "Kinds").
+ * Schema inference for schemaless collections.
  * Pure: the pipelines to run and how their results become a table schema. The I/O lives in
  * schema-discovery.mongodb.ts.
  */

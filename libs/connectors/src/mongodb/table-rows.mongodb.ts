@@ -1,5 +1,5 @@
 /**
- * One collection's rows from a driver cursor (spec: worker-engine.md C1 "Streaming", C9 "Query").
+ * One collection's rows from a driver cursor.
  * The driver cursor runs in `raw` mode and fetches batches of 256; each document is decoded here,
  * on its own, so one that cannot be decoded is skipped instead of failing the table.
  */

@@ -1,5 +1,5 @@
 /**
- * BSON values -> engine values (spec: worker-engine.md C4, C9 "Types", A7.2).
+ * BSON values -> engine values.
  *
  * Documents are deserialised here rather than by the driver (the query cursor runs in `raw` mode),
  * so that one undecodable document is skipped instead of failing the whole cursor, and so that

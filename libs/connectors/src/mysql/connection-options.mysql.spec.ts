@@ -16,7 +16,7 @@ const target = { address: '10.0.0.5', family: 4 as const, servername: 'db.exampl
 const PEM = { ca: 'CA', cert: 'CERT', key: 'KEY' };
 
 describe('MySQL connection options', () => {
-  it('allows exactly the modes of manager-api.md §16', () => {
+  it('allows exactly the documented SSL modes', () => {
     expect(MYSQL_SSL_MODES).toEqual(['false', 'true', 'skip-verify', 'preferred']);
   });
 

@@ -1,5 +1,5 @@
 /**
- * mysql2 pool options for one datasource (spec: worker-engine.md C1, C6; manager-api.md §16).
+ * mysql2 pool options for one datasource.
  * Pure: the connector resolves the dial target first and passes it in.
  */
 import { connect as netConnect, type Socket } from 'node:net';
@@ -30,7 +30,7 @@ export function mysqlSslOptions(mode: string, material: ConnectionSslSecrets | u
 export type SocketConnect = (options: { host: string; port: number; family: 4 | 6 }) => Socket;
 
 /**
- * Address pinning (C1). mysql2 3.x takes the TLS server name from `host` and has no separate
+ * Address pinning. mysql2 3.x takes the TLS server name from `host` and has no separate
  * `ssl.servername`, so `host` stays the original name (SNI and the identity check use it) while
  * this factory opens the TCP connection to the checked address: the name is never resolved again.
  */

@@ -1,5 +1,5 @@
 /**
- * The MySQL/MariaDB connector (spec: worker-engine.md C1, C6). One pool of at most two
+ * The MySQL/MariaDB connector. One pool of at most two
  * connections, opened by testConnection; discovery is cached and reused by queryStream; rows
  * stream with back-pressure from mysql2's `.stream()`.
  */
@@ -53,7 +53,7 @@ export class MysqlConnector extends PooledSqlConnector<Pool> {
     try {
       await this.#openPool(target, mysqlSslOptions(sslMode, secrets.ssl), budget);
     } catch (error) {
-      // `preferred`: TLS when the server offers it, plain otherwise (C6).
+      // `preferred`: TLS when the server offers it, plain otherwise.
       if (sslMode !== 'preferred' || driverErrorCode(error) !== 'HANDSHAKE_NO_SSL_SUPPORT') throw error;
       await this.closePool();
       await this.#openPool(target, undefined, budget);

@@ -1,5 +1,5 @@
 /**
- * MySQL/MariaDB schema discovery (spec: worker-engine.md C6). The statements alias every column,
+ * MySQL/MariaDB schema discovery. The statements alias every column,
  * because MySQL 8 returns information_schema column names upper-case. Scope is ignored: a MySQL
  * connection sees the tables of its own database (`DATABASE()`), and names are bare.
  */
@@ -57,7 +57,7 @@ const KIND_BY_DATA_TYPE: Readonly<Record<string, ColumnKind>> = {
   json: 'json',
 };
 
-/** C6 kinds; BIT(1) is a boolean, wider BITs integers; a json_valid-checked LONGTEXT is JSON. */
+/** Kinds: BIT(1) is a boolean, wider BITs integers; a json_valid-checked LONGTEXT is JSON. */
 export function mysqlColumnKind(dataType: string, columnType: string, jsonChecked: boolean): ColumnKind {
   const type = dataType.toLowerCase();
   if (type === 'bit') return /^bit\(1\)/i.test(columnType) ? 'boolean' : 'integer';
@@ -65,7 +65,7 @@ export function mysqlColumnKind(dataType: string, columnType: string, jsonChecke
   return KIND_BY_DATA_TYPE[type] ?? 'other';
 }
 
-/** Bare, sorted tables of the connection's database; system objects (C2) left out. */
+/** Bare, sorted tables of the connection's database; system objects left out. */
 export function buildMysqlSchema(
   tables: readonly MysqlTableRow[],
   columns: readonly MysqlColumnRow[],

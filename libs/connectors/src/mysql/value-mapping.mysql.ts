@@ -1,5 +1,5 @@
 /**
- * MySQL/MariaDB values as engine values (spec: worker-engine.md C6, C4). The pool runs with
+ * MySQL/MariaDB values as engine values. The pool runs with
  * `supportBigNumbers`, `bigNumberStrings`, `decimalNumbers: false` and `dateStrings`, so nothing
  * arrives rounded through a double or a JS Date; this hook turns those texts and the raw bytes of
  * BIT, binary and JSON columns into their typed values. The original emitted base64 of raw bytes.
@@ -58,7 +58,7 @@ export function mysqlDate(text: string | null): string | null {
 /**
  * `YYYY-MM-DD HH:MM:SS[.ffffff]` -> ISO UTC with the stored fraction, trailing zeros trimmed. The
  * session runs in UTC (`time_zone = '+00:00'`), so TIMESTAMP values are UTC and DATETIME values,
- * which have no zone, are taken as UTC (A7.2).
+ * which have no zone, are taken as UTC.
  */
 export function mysqlDateTime(text: string | null): string | null {
   if (text === null) return null;

@@ -25,7 +25,7 @@ const attributes = () => ({ metadata: { serviceName: 'ORCLPDB1' } });
 const secrets = (extra: object = {}) => ({ password: 'pw', ...extra });
 
 describe('Oracle connection options', () => {
-  it('allows exactly the modes of manager-api.md §16', () => {
+  it('allows exactly the documented SSL modes', () => {
     expect(ORACLE_SSL_MODES).toEqual(['disable', 'false', 'true', 'enable', 'verify', 'skip-verify']);
   });
 

@@ -1,6 +1,5 @@
 /**
- * oracledb (thin mode) pool attributes for one datasource (spec: worker-engine.md C1, C8;
- * manager-api.md §16). Pure: the connector resolves the dial target first and passes it in.
+ * oracledb (thin mode) pool attributes for one datasource. Pure: the connector resolves the dial target first and passes it in.
  */
 import type { ConnectionDescriptor, ConnectionSecrets, ConnectionSslSecrets } from '@fetcher/engine';
 import type { PoolAttributes } from 'oracledb';
@@ -115,7 +114,7 @@ export interface OraclePoolInput {
 }
 
 /**
- * Pinning (C1): the descriptor's HOST is the checked address. In `verify` mode with a hostname the
+ * Pinning: the descriptor's HOST is the checked address. In `verify` mode with a hostname the
  * DN / host match must see the original name, which thin mode takes from HOST itself; then HOST
  * carries the name and the connection goes through the connector's own pinning proxy, which
  * dials the checked address, so the driver never resolves the name.

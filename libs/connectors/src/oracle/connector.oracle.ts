@@ -1,5 +1,5 @@
 /**
- * The Oracle connector (spec: worker-engine.md C1, C8), on oracledb's thin mode. One pool of at
+ * The Oracle connector, on oracledb's thin mode. One pool of at
  * most two sessions, opened by testConnection; discovery is cached and reused by queryStream; rows
  * stream from `connection.queryStream()` in fetches of 256.
  */
@@ -38,7 +38,7 @@ export class OracleConnector extends PooledSqlConnector<OraclePoolLike, SqlConne
   readonly #checkedOut = new Set<OracleConnectionLike>();
 
   constructor(config: SqlConnectorConfigWithDriver<OracleDriver>) {
-    // Requests carry Oracle names upper-cased (A7.1); the snapshot keys are too.
+    // Requests carry Oracle names upper-cased; the snapshot keys are too.
     super(config, { dialect: ORACLE_DIALECT, names: UPPER_CASE_NAMES });
     this.#driver = config.driver ?? ORACLEDB_DRIVER;
   }

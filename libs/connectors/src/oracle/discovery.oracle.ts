@@ -1,5 +1,5 @@
 /**
- * Oracle schema discovery (spec: worker-engine.md C8). Without a scope, the current user's tables;
+ * Oracle schema discovery. Without a scope, the current user's tables;
  * with one, the tables of the scoped owners (upper-cased). Snapshot names are UPPER-CASE; the
  * catalog spelling is kept for the statements.
  */
@@ -53,7 +53,7 @@ export function oracleNativeType(row: Pick<OracleColumnRow, 'DATA_TYPE' | 'DATA_
   return `NUMBER(${row.DATA_PRECISION ?? '*'},${row.DATA_SCALE ?? 0})`;
 }
 
-/** C8 kinds. DATE carries a time of day in Oracle, so it is a datetime. */
+/** Kinds. DATE carries a time of day in Oracle, so it is a datetime. */
 export function oracleColumnKind(row: Pick<OracleColumnRow, 'DATA_TYPE' | 'DATA_SCALE'>): ColumnKind {
   const type = row.DATA_TYPE.toUpperCase();
   if (type === 'NUMBER') return row.DATA_SCALE === 0 ? 'integer' : 'decimal';

@@ -1,6 +1,6 @@
 /**
  * A loopback HTTP CONNECT proxy that lets oracledb's thin driver verify the original hostname
- * while it connects to the checked address (C1).
+ * while it connects to the checked address.
  *
  * thin mode matches the server certificate against the descriptor's HOST and resolves HOST itself
  * (dns.promises.lookup), so neither "HOST = checked IP" (the match then sees the IP) nor

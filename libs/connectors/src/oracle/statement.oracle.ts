@@ -1,5 +1,5 @@
 /**
- * SELECT statements for Oracle (spec: worker-engine.md C2, C8). Identifiers are quoted in the
+ * SELECT statements for Oracle. Identifiers are quoted in the
  * catalog's case and aliased to the snapshot's UPPER-CASE names. Date-times are formatted to UTC
  * text on the server: a JS Date would cut TIMESTAMP(9) to milliseconds.
  */

@@ -1,5 +1,5 @@
 /**
- * Oracle values as engine values (spec: worker-engine.md C8, C4). NUMBER arrives as text through
+ * Oracle values as engine values. NUMBER arrives as text through
  * the fetch type handler (scale 0: exact integer; otherwise the decimal's text), LOBs inline as
  * strings or bytes, and date-times as UTC text formatted on the server (statement.oracle.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * pg pool options (spec: worker-engine.md C1, C5; manager-api.md 16): the pinned address, the
+ * pg pool options: the pinned address, the
  * credentials, the SSL mode mapped to TLS options (with the CA, client certificate and key really
  * passed to the driver), the connect timeout, and raw-text type parsing.
  */
@@ -16,7 +16,7 @@ export const POSTGRES_SSL_MODES: readonly string[] = Object.freeze(['disable', '
 /** One connection attempt's TLS: `false` is plain TCP. */
 export type PostgresTls = false | ConnectionOptions;
 
-/** Pool size per connector (C1). */
+/** Pool size per connector. */
 export const POOL_MAX = 2;
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL connector (spec: worker-engine.md C1, C5). One pool of at most two sessions,
+ * The PostgreSQL connector. One pool of at most two sessions,
  * opened by testConnection on the pinned address; discovery is cached and reused by queryStream.
  * Unfiltered tables stream through `COPY ... TO STDOUT (FORMAT binary)` and are encoded into
  * canonical JSON bytes here (CursorEncodedRows); filtered tables, whose values must be bound,

@@ -1,5 +1,5 @@
 /**
- * Binary COPY tuples -> canonical JSON rows (spec: worker-engine.md A7.2), written straight into
+ * Binary COPY tuples -> canonical JSON rows, written straight into
  * byte buffers: no row objects, no per-value strings for the common types. The output MUST equal
  * what the engine's encodeCanonicalRow writes for the row path's values; an integration test
  * compares the two on every fixture row.

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL schema discovery (spec: worker-engine.md C5, manager-api.md 11.1): base tables and
+ * PostgreSQL schema discovery: base tables and
  * columns of the schemas in scope (`public` when the scope is empty). Tables in `public` get bare
  * keys, others `schema.table`; names keep their catalog case; system objects are left out.
  */

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL values from their text form (spec: worker-engine.md C4, C5). Every pg type parser is
+ * PostgreSQL values from their text form. Every pg type parser is
  * replaced by the identity, so values arrive as the server's text and are converted here, exactly:
  * int8 as bigint, numeric and money as their text, timestamps as ISO UTC with the stored fraction.
  * The COPY fast path falls back to these same functions for every value it does not render itself,
@@ -12,7 +12,7 @@ import { parseJsonColumn } from '../sql/json-value';
 /**
  * Every pg type parser (int8 20, numeric 1700, money 790, date 1082, timestamp 1114, timestamptz
  * 1184, json 114, jsonb 3802, bytea 17, the arrays, ...) replaced by the identity: values arrive as
- * the server's text and are converted below, per column (C5 "How").
+ * the server's text and are converted below, per column.
  */
 const rawText = (value: string): string => value;
 export const RAW_TEXT_TYPES: CustomTypesConfig = {
@@ -102,7 +102,7 @@ export function readExpression(type: PostgresColumnType, quoted: string): string
   return type.udtName === 'money' ? `${quoted}::numeric` : quoted;
 }
 
-/** The filter kind (C5 "Kinds"); arrays, enums and other types are `other`, so `like` refuses them. */
+/** The filter kind; arrays, enums and other types are `other`, so `like` refuses them. */
 export function postgresColumnKind(type: PostgresColumnType): ColumnKind {
   if (isArrayType(type)) return 'other';
   return KINDS.get(type.udtName) ?? 'other';

@@ -45,7 +45,7 @@ export function withTimeout(signal: AbortSignal, ms: number): AbortSignal {
   return AbortSignal.any([signal, AbortSignal.timeout(ms)]);
 }
 
-/** A statement that ran past the connector's own budget (C1: 30 s discovery, 60 s / 120 s per table). */
+/** A statement that ran past the connector's own budget (30 s discovery, 60 s / 120 s per table). */
 export function statementTimeout(cause?: unknown): EngineError {
   return new EngineError('timeout', 'datasource query timed out', cause);
 }

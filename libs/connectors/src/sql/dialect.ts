@@ -1,7 +1,7 @@
 import type { ColumnKind } from '@fetcher/engine';
 
 /**
- * Identifier quoting and placeholders per SQL dialect (spec: worker-engine.md C2, C3). Identifiers
+ * Identifier quoting and placeholders per SQL dialect. Identifiers
  * are checked against the snapshot before they get here; quoting is what makes mixed-case and
  * reserved names work, and the escape rule is what makes a hostile name harmless.
  */
@@ -44,7 +44,7 @@ export const SQLSERVER_DIALECT: SqlDialect = Object.freeze({
 export const ORACLE_TIMESTAMP_TZ_FORMAT = 'YYYY-MM-DD"T"HH24:MI:SS.FF9TZH:TZM';
 
 /**
- * Oracle identifiers are quoted with the catalog's own case (C2); callers pass that spelling.
+ * Oracle identifiers are quoted with the catalog's own case; callers pass that spelling.
  * Dates and date-times are bound as text through an explicit format, so no NLS setting of the
  * session can change how they read.
  */

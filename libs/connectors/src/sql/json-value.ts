@@ -2,7 +2,7 @@ import { JsonNumber, type JsonValue } from '@fetcher/engine';
 import { parse } from 'lossless-json';
 
 /**
- * A JSON column's text as a JsonValue without losing numbers (spec: worker-engine.md C4): every
+ * A JSON column's text as a JsonValue without losing numbers: every
  * numeric literal stays a JsonNumber with its exact text, so `12345678901234567890` and `1.10`
  * survive. Duplicate keys keep the last value, as JSON.parse does. Text that is not JSON (a column
  * without a validity check) is returned as the string it is rather than failing the whole job.

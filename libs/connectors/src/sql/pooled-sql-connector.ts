@@ -17,7 +17,7 @@ export interface SqlConnectorShape {
 }
 
 /**
- * The lifecycle every SQL connector shares (spec: worker-engine.md C1): one pool of at most two
+ * The lifecycle every SQL connector shares: one pool of at most two
  * sessions, opened by testConnection within the connect stage; discovery cached and reused by
  * queryStream; every table of a request planned before the first row moves, then read one after
  * another; close() idempotent and safe without a pool. Subclasses supply the driver's steps.

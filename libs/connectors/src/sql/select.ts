@@ -3,7 +3,7 @@ import type { CompiledWhere } from './where';
 
 /**
  * `SELECT <columns> FROM <table> [WHERE ...]`: no ORDER BY and no LIMIT, a whole-table read in
- * database order (spec: worker-engine.md C2). `qualifiedTable` and `columnExpressions` arrive quoted.
+ * database order. `qualifiedTable` and `columnExpressions` arrive quoted.
  */
 export function buildSelect(
   dialect: SqlDialect,

@@ -1,5 +1,5 @@
 /**
- * Request filters compiled to a parameterised WHERE clause (spec: worker-engine.md C3). Values are
+ * Request filters compiled to a parameterised WHERE clause. Values are
  * always bound, never spliced into the SQL; identifiers are quoted by the dialect.
  */
 import { EngineError, FILTER_OPERATORS, compareUtf8, type ColumnInfo, type FilterCondition, type FilterOperator } from '@fetcher/engine';
@@ -24,7 +24,7 @@ const TEXT_KINDS: ReadonlySet<string> = new Set(['string']);
 /**
  * `conditions` maps field names (as requested) to their condition; `columns` maps the same names to
  * the discovered column, whose `name` is what gets quoted (Oracle: the catalog spelling). A field
- * without a column counts as kind `other` (B10 step 9). `path` is `<config>.<table>`; errors name
+ * without a column counts as kind `other`. `path` is `<config>.<table>`; errors name
  * `<path>.<field>`. Fields are compiled in UTF-8 order and operators in their fixed order, so the
  * same filters always give the same SQL. Unknown operators are ignored, as the planner ignores any
  * shape it does not know.
@@ -99,7 +99,7 @@ function compileOperator(op: FilterOperator, values: readonly unknown[], target:
     case 'like':
       if (values.length === 0) return [];
       if (!TEXT_KINDS.has(kind)) throw new EngineError('validation', `like requires a text column: ${path}`);
-      // The first value counts, and only when it is a string (C3); the collation decides case.
+      // The first value counts, and only when it is a string; the collation decides case.
       return typeof values[0] === 'string' ? [`${f} LIKE ${bind({ kind: 'string', value: values[0] })}`] : [];
   }
 }

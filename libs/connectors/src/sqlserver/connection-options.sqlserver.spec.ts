@@ -23,7 +23,7 @@ const build = (sslMode: string, ssl?: typeof PEM | { ca: string }) =>
   });
 
 describe('SQL Server connection options', () => {
-  it('allows exactly the modes of manager-api.md §16', () => {
+  it('allows exactly the documented SSL modes', () => {
     expect(SQLSERVER_SSL_MODES).toEqual(['disable', 'false', 'true', 'strict']);
   });
 

@@ -1,6 +1,5 @@
 /**
- * mssql (tedious) pool configuration for one datasource (spec: worker-engine.md C1, C7;
- * manager-api.md §16). Pure: the connector resolves the dial target first and passes it in.
+ * mssql (tedious) pool configuration for one datasource. Pure: the connector resolves the dial target first and passes it in.
  */
 import type { ConnectionDescriptor, ConnectionSecrets } from '@fetcher/engine';
 import type { Socket } from 'node:net';
@@ -42,7 +41,7 @@ export interface SqlServerPoolInput {
 }
 
 /**
- * Address pinning (C1): `server` is the checked address and `options.serverName` the original
+ * Address pinning: `server` is the checked address and `options.serverName` the original
  * hostname, which tedious uses for SNI and the certificate check instead of `server`.
  */
 export function sqlServerPoolConfig(input: SqlServerPoolInput): MssqlConfig {

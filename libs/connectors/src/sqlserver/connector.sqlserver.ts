@@ -1,5 +1,5 @@
 /**
- * The SQL Server connector (spec: worker-engine.md C1, C7). One mssql pool of at most two
+ * The SQL Server connector. One mssql pool of at most two
  * connections, opened by testConnection; discovery is cached and reused by queryStream; rows
  * stream through `request.toReadableStream()`, which pauses the request when the buffer is full.
  */

@@ -1,5 +1,5 @@
 /**
- * SQL Server schema discovery (spec: worker-engine.md C7): base tables and columns of the schemas
+ * SQL Server schema discovery: base tables and columns of the schemas
  * in scope (`dbo` when the scope is empty). `dbo` tables are bare keys, the others `schema.table`.
  */
 import type { ColumnKind } from '@fetcher/engine';
@@ -44,7 +44,7 @@ const KIND_BY_DATA_TYPE: Readonly<Record<string, ColumnKind>> = {
   time: 'time', binary: 'binary', varbinary: 'binary', image: 'binary',
 };
 
-/** C7 kinds. `xml` is read as text but is not `string`: LIKE does not apply to it. */
+/** Kinds. `xml` is read as text but is not `string`: LIKE does not apply to it. */
 export function sqlServerColumnKind(dataType: string): ColumnKind {
   return KIND_BY_DATA_TYPE[dataType.toLowerCase()] ?? 'other';
 }

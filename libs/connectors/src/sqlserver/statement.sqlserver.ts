@@ -1,5 +1,5 @@
 /**
- * SELECT statements for SQL Server (spec: worker-engine.md C2, C7). tedious returns DECIMAL,
+ * SELECT statements for SQL Server. tedious returns DECIMAL,
  * NUMERIC and MONEY as JS numbers and DATETIME2/DATETIMEOFFSET as millisecond Dates, so those
  * columns are selected as text, converted on the server and aliased back to the column name.
  */

@@ -1,5 +1,5 @@
 /**
- * SQL Server values as engine values (spec: worker-engine.md C7, C4). Exact types arrive as text
+ * SQL Server values as engine values. Exact types arrive as text
  * (see statement.sqlserver.ts); the rest is normalised here from what tedious returns.
  */
 import { canonicalTimestamp, type JsonValue, type Row } from '@fetcher/engine';
@@ -31,7 +31,7 @@ export function sqlServerConverter(nativeType: string): ValueConverter {
 
 /**
  * Style 127 text as ISO UTC: DATETIMEOFFSET comes as `...Z` already in UTC, DATETIME2 without a
- * zone and is taken as UTC (A7.2); the fraction keeps its digits, trailing zeros trimmed.
+ * zone and is taken as UTC; the fraction keeps its digits, trailing zeros trimmed.
  */
 export function isoUtcFromSqlServer(text: string): string {
   return parseInstant(text.trim())?.dateTime ?? text;

@@ -1,6 +1,6 @@
 /**
- * A streaming writer for the canonical result document `{"<config>":{"<table>":[row,...],...},...}`
- * (spec A7.2). Bytes leave in chunks of at most one batch of rows; nothing grows with the row count.
+ * A streaming writer for the canonical result document `{"<config>":{"<table>":[row,...],...},...}`.
+ * Bytes leave in chunks of at most one batch of rows; nothing grows with the row count.
  * The runner uses the same fragment encoder, with one encoder per datasource running in parallel.
  */
 import { EngineError, ErrorText } from '../errors';

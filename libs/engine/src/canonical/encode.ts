@@ -1,5 +1,5 @@
 /**
- * The canonical JSON encoding of result values (spec: worker-engine.md A7.2).
+ * The canonical JSON encoding of result values.
  *
  * - compact, UTF-8, object keys sorted by UTF-8 byte order (= code point order) at every level;
  * - strings escaped as JSON.stringify does (`"`, `\`, `\b \f \n \r \t`, other controls as `\u00xx`;

@@ -1,5 +1,5 @@
 /**
- * Connection operations (spec B7). Every one needs the store, re-checks the tenant and scopes each
+ * Connection operations. Every one needs the store, re-checks the tenant and scopes each
  * store call by it. Another tenant's connection is "connection not found", the same text as a
  * missing one, so there is no existence oracle.
  */

@@ -1,4 +1,4 @@
-/** Test-connection (spec B8): find -> registry -> build -> connector.testConnection -> always close. */
+/** Test-connection: find -> registry -> build -> connector.testConnection -> always close. */
 import { EngineError, ErrorText } from '../errors';
 import { requireStore, type EngineContext } from '../engine-context';
 import { requireTenant } from '../tenant';

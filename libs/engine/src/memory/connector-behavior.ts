@@ -1,4 +1,4 @@
-/** What a template connector does (spec B13). Every build copies it into a fresh connector. */
+/** What a template connector does. Every build copies it into a fresh connector. */
 import type { QueryRequest, Row, SchemaSnapshot } from '../models';
 
 export interface ConnectorBehavior {

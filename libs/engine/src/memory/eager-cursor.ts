@@ -1,5 +1,5 @@
 /**
- * A RowCursor over rows that are all at hand (spec B13 `eagerCursor`): tables in UTF-8 order, rows
+ * A RowCursor over rows that are all at hand: tables in UTF-8 order, rows
  * in array order, and an aborted signal stops it. Also the base of the template connector's cursor.
  */
 import { compareUtf8 } from '../canonical/encode';

@@ -1,4 +1,4 @@
-// @fetcher/engine/memory: in-memory ports for tests and embedding (spec B13). Not for production data.
+// @fetcher/engine/memory: in-memory ports for tests and embedding. Not for production data.
 export { MemoryConnectionStore } from './memory-connection-store';
 export { MemoryExecutionStore } from './memory-execution-store';
 export { RecordingExecutionStore, type RecordedExecution } from './recording-execution-store';

@@ -1,5 +1,5 @@
 /**
- * ConnectionStore in memory (spec B13): a map keyed by (tenantId, configName), hard deletes, lists
+ * ConnectionStore in memory: a map keyed by (tenantId, configName), hard deletes, lists
  * sorted by configName. Descriptors are stored and returned as copies, host attributes hidden.
  */
 import { EngineError, ErrorText } from '../errors';

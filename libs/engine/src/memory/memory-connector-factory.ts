@@ -1,4 +1,4 @@
-/** A ConnectorFactory that builds template connectors (spec B13), with failure knobs and counters. */
+/** A ConnectorFactory that builds template connectors, with failure knobs and counters. */
 import type { ConnectionDescriptor } from '../models';
 import type { Connector, ConnectorFactory } from '../ports';
 import { TemplateConnector } from './template-connector';

@@ -1,4 +1,4 @@
-/** ConnectorRegistry in memory (spec B13): exact type names, a later registration wins. */
+/** ConnectorRegistry in memory: exact type names, a later registration wins. */
 import { EngineError, noConnectorText } from '../errors';
 import type { ConnectorFactory, ConnectorRegistry } from '../ports';
 

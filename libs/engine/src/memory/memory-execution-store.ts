@@ -1,4 +1,4 @@
-/** ExecutionStore in memory (spec B13): the last state per (tenant, jobId). */
+/** ExecutionStore in memory: the last state per (tenant, jobId). */
 import { EngineError, ErrorText } from '../errors';
 import type { ExecutionState, TenantContext } from '../models';
 import type { ExecutionStore } from '../ports';

@@ -1,5 +1,5 @@
 /**
- * ResultSink in memory (spec B13). Stored documents live under `memory://<tenantId>/<sha256hex>-<seq>`
+ * ResultSink in memory. Stored documents live under `memory://<tenantId>/<sha256hex>-<seq>`
  * with SHA-256 integrity. Knobs make each stage fail or stall; counters tell tests what happened.
  */
 import type { ResultProtection, TenantContext } from '../models';

@@ -1,4 +1,4 @@
-/** SchemaCache in memory (spec B13): a map, no TTL; knobs make reads or writes fail. */
+/** SchemaCache in memory: a map, no TTL; knobs make reads or writes fail. */
 import type { SchemaSnapshot, TenantContext } from '../models';
 import type { SchemaCache } from '../ports';
 import { attempt, tenantKey, throwKnob, type Knob } from './harness-support';

@@ -1,4 +1,4 @@
-/** ExecutionStore that records every save attempt in order (spec B13), failing ones included. */
+/** ExecutionStore that records every save attempt in order, failing ones included. */
 import { EngineError, ErrorText } from '../errors';
 import type { ExecutionState, ExecutionStatus, TenantContext } from '../models';
 import type { ExecutionStore } from '../ports';

@@ -1,5 +1,5 @@
 /**
- * The in-memory connector (spec B13). Used directly, or as the template of a
+ * The in-memory connector. Used directly, or as the template of a
  * MemoryConnectorFactory: each build clones the behaviour into a fresh connector with its own
  * counters, and the template's counters then report the last built connector.
  */

@@ -1,5 +1,5 @@
 /**
- * The planner (spec B10). Each gate runs before the next, and the result is deterministic: the same
+ * The planner. Each gate runs before the next, and the result is deterministic: the same
  * request gives a deep-equal plan whatever the key order of its objects.
  */
 import { EngineError, ErrorText } from '../errors';

@@ -1,5 +1,5 @@
 /**
- * Request filters (config -> table -> field -> condition). Quirk (kept, spec A7.1): a level that is
+ * Request filters (config -> table -> field -> condition). Quirk (kept): a level that is
  * not a plain object is ignored and the datasource is extracted unfiltered. Inside a condition,
  * operators are checked: an unknown operator or a non-list value is refused, because dropping it
  * would silently widen the extraction.

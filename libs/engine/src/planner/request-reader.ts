@@ -1,4 +1,4 @@
-/** Reading an ExtractionRequest (spec B10 gates 2-3) into sorted, de-duplicated selections. */
+/** Reading an ExtractionRequest into sorted, de-duplicated selections. */
 import { EngineError, ErrorText } from '../errors';
 import { compareUtf8 } from '../canonical/encode';
 import { isPlainObject, isStringArray } from '../support/guards';

@@ -1,4 +1,4 @@
-/** Execution states saved best-effort (spec B11 steps 4 and 12): a failing store never fails a run. */
+/** Execution states saved best-effort: a failing store never fails a run. */
 import type { ExecutionState, TenantContext } from '../models';
 import type { ExecutionStore } from '../ports';
 

@@ -1,5 +1,5 @@
 /**
- * The runner (spec B11). Steps run in parallel inside an ordinal window; each fills a one-chunk
+ * The runner. Steps run in parallel inside an ordinal window; each fills a one-chunk
  * slot that the single ordered writer drains. The first error aborts everything, every step is
  * joined and every connector closed before the call settles, and no partial result is returned.
  */

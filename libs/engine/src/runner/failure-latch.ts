@@ -1,5 +1,5 @@
 /**
- * Fail fast (spec B11 step 13): the first error is kept, and it aborts the shared signal so every
+ * Fail fast: the first error is kept, and it aborts the shared signal so every
  * other step stops. The writer's own error (size limit, sink failure) outranks a step's error,
  * because a step that fails after the writer gave up only reports the abort it saw.
  */

@@ -1,5 +1,5 @@
 /**
- * The single writer (spec B11 step 8): drains the step slots strictly by ordinal and writes `{`,
+ * The single writer: drains the step slots strictly by ordinal and writes `{`,
  * the fragments, then `}`. It owns the running byte count (size limit), the SHA-256 over exactly
  * the written bytes, and the row counts.
  */

@@ -1,5 +1,5 @@
 /**
- * Runs `count` tasks with an ordinal window (spec B11 step 6): task i starts only after task i - W
+ * Runs `count` tasks with an ordinal window: task i starts only after task i - W
  * has finished, so the running tasks are always the W lowest unfinished ones. The ordered writer
  * drains by ordinal, so the step it waits for is always running: no deadlock.
  */

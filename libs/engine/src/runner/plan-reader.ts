@@ -1,5 +1,5 @@
 /**
- * Reading a plan handed back by the host (spec B11 step 1). Hosts edit plans (the Worker sets
+ * Reading a plan handed back by the host. Hosts edit plans (the Worker sets
  * `requestId` and `mode`) and may build them by hand, so the runner re-checks every part, sorts
  * what the document order depends on, and never lets a plan raise the engine's limits.
  */

@@ -1,4 +1,4 @@
-/** The success results of both modes (spec B11 steps 10 and 11). */
+/** The success results of both modes. */
 import { EngineError, ErrorText } from '../errors';
 import type { DirectResult, ProtectionAppliedBy, ResultIntegrity, ResultProtection, ResultReference } from '../models';
 import { isObjectLike } from '../support/guards';

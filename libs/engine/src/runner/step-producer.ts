@@ -1,5 +1,5 @@
 /**
- * One plan step (spec B11 step 7): find the connection, build and test the connector, open the
+ * One plan step: find the connection, build and test the connector, open the
  * cursor, encode its rows in batches into the step's slot. The cursor and then the connector are
  * closed on every path.
  */

@@ -1,4 +1,4 @@
-/** The pure part of schema validation (spec B9 steps 3, 5 and 6). */
+/** The pure part of schema validation. */
 import { ValidationText } from '../errors';
 import { compareUtf8 } from '../canonical/encode';
 import type { Limits, SchemaSnapshot, ValidationFailure } from '../models';

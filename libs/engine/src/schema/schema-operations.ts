@@ -1,4 +1,4 @@
-/** Schema operations (spec B9): discover (cache-first), discover fresh, and validate. */
+/** Schema operations: discover (cache-first), discover fresh, and validate. */
 import { EngineError, ErrorText } from '../errors';
 import type { Limits, SchemaSnapshot, SchemaValidationReport, TenantContext, ValidationFailure } from '../models';
 import { requireStore, type EngineContext } from '../engine-context';
@@ -40,7 +40,7 @@ export class SchemaOperations {
     return (await this.validateDetailed(store, tenant, datasources, this.#context.limits, host)).report;
   }
 
-  /** Steps 1 (blank names) to 6 of B9, with the given (effective) limits. */
+  /** Steps 1 (blank names) to 6 of schema validation, with the given (effective) limits. */
   async validateDetailed(
     store: StoreAccess,
     tenant: TenantContext,

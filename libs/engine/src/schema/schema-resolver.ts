@@ -1,5 +1,5 @@
 /**
- * Schema discovery for one connection (spec B9): cache-first when asked, otherwise straight to the
+ * Schema discovery for one connection: cache-first when asked, otherwise straight to the
  * connector. Cache failures are misses; connector failures have fixed texts.
  */
 import { EngineError, ErrorText } from '../errors';

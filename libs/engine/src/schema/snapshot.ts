@@ -36,7 +36,7 @@ function copyTable(value: unknown): TableSchema | undefined {
 }
 
 /**
- * Field match (spec B9 step 5): the exact name, or the parent of a dotted column at a dot boundary
+ * Field match: the exact name, or the parent of a dotted column at a dot boundary
  * (`natural_person` matches `natural_person.mother_name`; `natural` does not).
  */
 export class FieldIndex {

@@ -1,4 +1,4 @@
-/** Reading a schema validation request (spec B9 step 1) into a checked, normalised copy. */
+/** Reading a schema validation request into a checked, normalised copy. */
 import { EngineError, ErrorText } from '../errors';
 import type { SchemaValidationRequest, SchemaValidationTable } from '../models';
 import { isPlainObject, isStringArray } from '../support/guards';
@@ -15,7 +15,7 @@ export function readValidationRequest(value: unknown): ValidationDatasource[] {
   return datasources.map(readDatasource);
 }
 
-/** Step 1 of B9, also for the planner's requests: validation "schema validation request contains a blank name". */
+/** The first step of schema validation, also for the planner's requests: validation "schema validation request contains a blank name". */
 export function checkBlankNames(datasources: readonly ValidationDatasource[]): void {
   const blank = (name: string): boolean => name.trim() === '';
   for (const ds of datasources) {

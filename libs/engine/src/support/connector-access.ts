@@ -1,5 +1,5 @@
 /**
- * Registry lookup, connector build and close, with the spec's fixed failures (B8, B11 step 7).
+ * Registry lookup, connector build and close, with their fixed failures.
  * A factory or connector that throws something other than the documented outcome is mapped to
  * the same fixed text: its message may quote a DSN.
  */

@@ -1,6 +1,6 @@
 /**
  * Cancellation for one operation: the host's signal combined with the engine's own deadline.
- * Aborts are reported as `timeout` or `canceled` (spec B11 step 5), never as the reason object.
+ * Aborts are reported as `timeout` or `canceled`, never as the reason object.
  */
 import { EngineError, ErrorText } from '../errors';
 

@@ -78,8 +78,8 @@ describe('BSON values through the mongodb driver', () => {
   });
 
   // mingo compares class instances through toString(), and Binary.toString() decodes bytes as
-  // UTF-8: two generic binaries of invalid UTF-8 both read as U+FFFD and would look equal
-  // (toolchain.md 7). bson decodes subtype 4 as UUID, whose toString() is hex, so both kinds run.
+  // UTF-8: two generic binaries of invalid UTF-8 both read as U+FFFD and would look equal.
+  // bson decodes subtype 4 as UUID, whose toString() is hex, so both kinds run.
   describe.each([
     ['generic binaries (subtype 0)', new Binary(Buffer.alloc(16, 0xff), 0), new Binary(Buffer.alloc(16, 0xfe), 0)],
     ['UUIDs (subtype 4)', new UUID(Buffer.alloc(16, 0xff)), new UUID(Buffer.alloc(16, 0xfe))],

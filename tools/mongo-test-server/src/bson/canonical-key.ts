@@ -7,7 +7,7 @@ import { bsonTypeTag, isPlainDocument, numericKind, toNumber } from './bson-valu
  * bytes. Used for unique-index keys, `$addToSet`, `distinct` and the query view.
  *
  * Why not mingo's equality: it compares custom classes through `toString()`, and `Binary.toString()`
- * decodes the bytes as UTF-8, so two different UUIDs can look equal (toolchain.md section 7).
+ * decodes the bytes as UTF-8, so two different UUIDs can look equal.
  */
 export function canonicalKey(value: unknown): string {
   if (value === undefined || value === null) return 'null';

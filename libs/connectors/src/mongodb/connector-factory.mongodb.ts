@@ -1,6 +1,6 @@
 import { EngineError, type ConnectionDescriptor, type Connector, type ConnectorFactory } from '@fetcher/engine';
 import { resolveTimeouts, type ConnectorOptions } from '../common/options';
-import { checkSqlDescriptor } from '../sql/descriptor-checks';
+import { checkSqlDescriptor } from '../common/descriptor-checks';
 import { MONGO_SSL_MODES } from './client-options.mongodb';
 import { lazyModule } from '../common/lazy-module';
 

@@ -15,7 +15,7 @@ import {
   type ColumnKind,
   type FilterCondition,
 } from '@fetcher/engine';
-import { valueMismatch } from '../sql/filter-values';
+import { valueMismatch } from '../common/filter-values';
 
 type Comparison = 'gt' | 'gte' | 'lt' | 'lte';
 const COMPARISON: ReadonlySet<string> = new Set<Comparison>(['gt', 'gte', 'lt', 'lte']);

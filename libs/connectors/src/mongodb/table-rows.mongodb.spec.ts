@@ -1,6 +1,6 @@
 import { BSON, MongoServerError } from 'mongodb';
 import { EngineError } from '@fetcher/engine';
-import { SequentialTableCursor, openAsItems } from '../sql/table-cursor';
+import { SequentialTableCursor, openAsItems } from '../common/table-cursor';
 import { MongoTableRows, type DocumentSource } from './table-rows.mongodb';
 
 /** A driver cursor stand-in over fixed items, recording how it was used. */

@@ -5,8 +5,8 @@
  */
 import { MongoServerError } from 'mongodb';
 import type { Row } from '@fetcher/engine';
-import { statementTimeout } from '../sql/abort';
-import type { TableRows } from '../sql/table-cursor';
+import { statementTimeout } from '../common/abort';
+import type { TableRows } from '../common/table-cursor';
 import { decodeDocument, mapDocument } from './value-mapping.mongodb';
 
 /** What is needed from a driver cursor: items are raw BSON bytes (or, defensively, documents). */

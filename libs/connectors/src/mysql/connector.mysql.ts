@@ -7,14 +7,14 @@ import type { JsonValue, Row } from '@fetcher/engine';
 import { createPool, type Pool, type PoolConnection, type QueryOptions } from 'mysql2';
 import type { DialTarget } from '../common/host-safety';
 import { queryTimeoutMs } from '../common/timeouts';
-import { raceAbort, statementTimeout } from '../sql/abort';
+import { raceAbort, statementTimeout } from '../common/abort';
 import { MYSQL_DIALECT } from '../sql/dialect';
 import { EXACT_NAMES, type DiscoveredSchema, type TableQueryPlan } from '../sql/discovered-schema';
 import { driverErrorCode } from '../sql/driver-error-code';
 import { PooledSqlConnector } from '../sql/pooled-sql-connector';
 import { ReadableTableRows } from '../sql/readable-rows';
 import type { SqlConnectorConfig } from '../sql/sql-connector-config';
-import { tableItems, type TableSource } from '../sql/table-cursor';
+import { tableItems, type TableSource } from '../common/table-cursor';
 import { MYSQL_SESSION_SQL, mysqlPoolOptions, mysqlSslOptions } from './connection-options.mysql';
 import {
   MYSQL_CHECKS_SQL,

@@ -4,13 +4,13 @@
  * stream from `connection.queryStream()` in fetches of 256.
  */
 import { queryTimeoutMs } from '../common/timeouts';
-import { raceAbort } from '../sql/abort';
+import { raceAbort } from '../common/abort';
 import { ORACLE_DIALECT } from '../sql/dialect';
 import { UPPER_CASE_NAMES, type DiscoveredSchema, type TableQueryPlan } from '../sql/discovered-schema';
 import { PooledSqlConnector } from '../sql/pooled-sql-connector';
 import { ReadableTableRows } from '../sql/readable-rows';
 import type { SqlConnectorConfigWithDriver } from '../sql/sql-connector-config';
-import { tableItems, type TableSource } from '../sql/table-cursor';
+import { tableItems, type TableSource } from '../common/table-cursor';
 import { needsPinningProxy, oraclePoolAttributes, oracleServiceName, oracleTls, oracleWalletContent } from './connection-options.oracle';
 import {
   ORACLE_CURRENT_USER_SQL,

@@ -6,7 +6,7 @@
 import { canonicalTimestamp, type JsonValue } from '@fetcher/engine';
 import oracledb from 'oracledb';
 import { parseJsonColumn } from '../sql/json-value';
-import { parseInstant } from '../sql/filter-values';
+import { parseInstant } from '../common/filter-values';
 
 type FetchMetadata = Parameters<NonNullable<oracledb.ExecuteOptions['fetchTypeHandler']>>[0];
 type FetchTypeResponse = ReturnType<NonNullable<oracledb.ExecuteOptions['fetchTypeHandler']>>;

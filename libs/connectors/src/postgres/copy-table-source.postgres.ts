@@ -4,8 +4,8 @@
  * queue pauses the socket (back-pressure), an emptied one resumes it.
  */
 import type { CursorEncodedRows, CursorItem } from '@fetcher/engine';
-import { abortError, statementTimeout } from '../sql/abort';
-import type { TableSource } from '../sql/table-cursor';
+import { abortError, statementTimeout } from '../common/abort';
+import type { TableSource } from '../common/table-cursor';
 import { settlesWithin, type ClientLease } from './client-lease.postgres';
 import type { CopyPlan } from './copy-columns.postgres';
 import { CopyOutQuery } from './copy-out-query.postgres';

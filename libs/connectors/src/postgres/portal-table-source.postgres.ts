@@ -5,8 +5,8 @@
  */
 import type { CursorItem, JsonValue, Row } from '@fetcher/engine';
 import Cursor from 'pg-cursor';
-import { abortError, statementTimeout } from '../sql/abort';
-import type { TableSource } from '../sql/table-cursor';
+import { abortError, statementTimeout } from '../common/abort';
+import type { TableSource } from '../common/table-cursor';
 import { settlesWithin, type ClientLease } from './client-lease.postgres';
 import { isQueryCanceled } from './sql-state.postgres';
 import { RAW_TEXT_TYPES, type TextConverter } from './value-mapping.postgres';

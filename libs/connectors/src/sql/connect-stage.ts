@@ -1,6 +1,6 @@
 import { EngineError } from '@fetcher/engine';
 import { connectError } from '../common/errors';
-import { abortError, throwIfAborted, withTimeout } from './abort';
+import { abortError, throwIfAborted, withTimeout } from '../common/abort';
 
 /**
  * Runs the connect stage (host check, dial, login, first ping) within `budgetMs`. Failures become

@@ -1,12 +1,12 @@
 import { EngineError, compareUtf8, type Connector, type QueryRequest, type RowCursor, type SchemaSnapshot } from '@fetcher/engine';
 import { connectError } from '../common/errors';
 import { resolveDialTarget, type DialTarget } from '../common/host-safety';
-import { withTimeout } from './abort';
+import { withTimeout } from '../common/abort';
 import { runConnectStage } from './connect-stage';
 import type { SqlDialect } from './dialect';
 import { planTableQuery, toSnapshot, type DiscoveredSchema, type NameFold, type TableQueryPlan } from './discovered-schema';
 import type { SqlConnectorConfig } from './sql-connector-config';
-import { SequentialTableCursor, type TableFailurePolicy, type TableSource } from './table-cursor';
+import { SequentialTableCursor, type TableFailurePolicy, type TableSource } from '../common/table-cursor';
 
 /** How a SQL type names and reads its tables. */
 export interface SqlConnectorShape {

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Row } from '@fetcher/engine';
-import { abortError } from './abort';
-import type { TableRows } from './table-cursor';
+import { abortError } from '../common/abort';
+import type { TableRows } from '../common/table-cursor';
 
 export interface ReadableRowsOptions<Raw> {
   /** An object-mode stream of driver rows that pauses its source when its buffer is full. */

@@ -3,7 +3,7 @@ import { connectorAttributes, connectorSecrets } from '../common/attributes';
 import type { DatasourceType } from '../common/naming';
 import { resolveTimeouts, type ConnectorOptions } from '../common/options';
 import type { ConnectorTimeouts } from '../common/timeouts';
-import { checkSqlDescriptor } from './descriptor-checks';
+import { checkSqlDescriptor } from '../common/descriptor-checks';
 import type { SqlConnectorConfigWithDriver } from './sql-connector-config';
 
 /**

@@ -4,9 +4,9 @@
  */
 import { EngineError, FILTER_OPERATORS, compareUtf8, type ColumnInfo, type FilterCondition, type FilterOperator } from '@fetcher/engine';
 import type { SqlDialect } from './dialect';
-import { bindFilterValue, nextDayStart, parseInstant, valueMismatch, type BoundValue } from './filter-values';
+import { bindFilterValue, nextDayStart, parseInstant, valueMismatch, type BoundValue } from '../common/filter-values';
 
-export type { BoundValue } from './filter-values';
+export type { BoundValue } from '../common/filter-values';
 
 /** `sql` is '' when there is no clause; it never carries the WHERE keyword. */
 export interface CompiledWhere {

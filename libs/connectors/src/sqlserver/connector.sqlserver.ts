@@ -5,14 +5,14 @@
  */
 import { TYPES } from 'mssql';
 import { queryTimeoutMs } from '../common/timeouts';
-import { raceAbort, statementTimeout } from '../sql/abort';
+import { raceAbort, statementTimeout } from '../common/abort';
 import { SQLSERVER_DIALECT } from '../sql/dialect';
 import { EXACT_NAMES, type DiscoveredSchema, type TableQueryPlan } from '../sql/discovered-schema';
 import { driverErrorCode } from '../sql/driver-error-code';
 import { PooledSqlConnector } from '../sql/pooled-sql-connector';
 import { ReadableTableRows } from '../sql/readable-rows';
 import type { SqlConnectorConfigWithDriver } from '../sql/sql-connector-config';
-import { tableItems, type TableSource } from '../sql/table-cursor';
+import { tableItems, type TableSource } from '../common/table-cursor';
 import { sqlServerPoolConfig } from './connection-options.sqlserver';
 import { pinnedTediousConnector } from './pinned-connector.sqlserver';
 import { buildSqlServerSchema, sqlServerDiscovery, type SqlServerColumnRow, type SqlServerTableRow } from './discovery.sqlserver';

@@ -3,7 +3,7 @@
  * (see statement.sqlserver.ts); the rest is normalised here from what tedious returns.
  */
 import { canonicalTimestamp, type JsonValue, type Row } from '@fetcher/engine';
-import { parseInstant } from '../sql/filter-values';
+import { parseInstant } from '../common/filter-values';
 
 export type ValueConverter = (value: unknown) => JsonValue;
 

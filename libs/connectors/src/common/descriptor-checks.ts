@@ -1,6 +1,6 @@
 import { EngineError, type ConnectionDescriptor } from '@fetcher/engine';
-import { sslModeNotAllowed } from '../common/errors';
-import { parseDatasourceType, type DatasourceType } from '../common/naming';
+import { sslModeNotAllowed } from './errors';
+import { parseDatasourceType, type DatasourceType } from './naming';
 
 /**
  * What every SQL factory checks in `build()` (no I/O): the type, a host, a port in 1-65535 and an

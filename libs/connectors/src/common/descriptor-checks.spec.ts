@@ -1,5 +1,5 @@
 import { EngineError, type ConnectionDescriptor } from '@fetcher/engine';
-import { SslModeNotAllowedError } from '../common/errors';
+import { SslModeNotAllowedError } from './errors';
 import { checkSqlDescriptor } from './descriptor-checks';
 
 const base: ConnectionDescriptor = { configName: 'c', type: 'mysql', host: 'db.example.com', port: 3306, databaseName: 'd', userName: 'u' };

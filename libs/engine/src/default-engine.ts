@@ -3,15 +3,8 @@
  * operation groups hold the rules; this class only routes and traces.
  */
 import { EngineError } from './errors';
-import type {
-  ConnectionDescriptor,
-  ExtractionPlan,
-  ExtractionResult,
-  Limits,
-  Page,
-  SchemaSnapshot,
-  SchemaValidationReport,
-} from './models';
+import type { ConnectionDescriptor, ExtractionPlan, ExtractionResult, Page, SchemaSnapshot, SchemaValidationReport } from './models';
+import type { Limits } from './limits';
 import type { Engine } from './engine';
 import type { EngineContext } from './engine-context';
 import { copyLimits } from './limits';

@@ -1,6 +1,6 @@
 /** What every operation group receives from createEngine: the detected ports and settled options. */
 import { EngineError, ErrorText } from './errors';
-import type { Limits } from './models';
+import type { Limits } from './limits';
 import type {
   ActiveExecutionChecker,
   ConnectionStore,

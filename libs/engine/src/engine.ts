@@ -3,22 +3,8 @@
  * `null`/`undefined` means "feature off", anything else must really be the port.
  */
 import { EngineError, ErrorText, misconfiguredText } from './errors';
-import type {
-  ConnectionDescriptor,
-  ExtractionPlan,
-  ExtractionRequest,
-  ExtractionResult,
-  Limits,
-  ListPagedQuery,
-  OperationOptions,
-  Page,
-  SchemaSnapshot,
-  SchemaValidationReport,
-  SchemaValidationRequest,
-  TenantContext,
-  ConnectionInput,
-  ConnectionPatch,
-} from './models';
+import type { ConnectionDescriptor, ExtractionPlan, ExtractionRequest, ExtractionResult, ListPagedQuery, OperationOptions, Page, SchemaSnapshot, SchemaValidationReport, SchemaValidationRequest, TenantContext, ConnectionInput, ConnectionPatch } from './models';
+import type { Limits } from './limits';
 import {
   CONNECTION_STORE_METHODS,
   type ActiveExecutionChecker,

@@ -1,6 +1,7 @@
 // The public API of @fetcher/engine. Everything a host or connector may rely on is exported here.
 export * from './errors';
 export * from './models';
+export { DEFAULT_LIMITS, type Limits } from './limits';
 export * from './ports';
 export {
   encodeCanonicalJson,

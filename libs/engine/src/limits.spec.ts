@@ -1,5 +1,5 @@
 import { ErrorText } from './errors';
-import { DEFAULT_LIMITS } from './models';
+import { DEFAULT_LIMITS } from './limits';
 import { applyOverrides, capLimits, mergeLimits } from './limits';
 
 describe(mergeLimits.name, () => {

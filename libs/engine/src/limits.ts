@@ -9,7 +9,26 @@ import {
   overrideExceedsText,
   overrideInvalidText,
 } from './errors';
-import { DEFAULT_LIMITS, type Limits } from './models';
+
+export interface Limits {
+  readonly maxDatasources: number;
+  readonly maxTablesPerDatasource: number;
+  readonly maxFieldsPerTable: number;
+  readonly maxConcurrency: number;
+  readonly timeoutMs: number;
+  readonly maxResultBytes: number;
+  /** Copied into plans for connectors; never interpreted by the engine, never overridable. */
+  readonly connectorHardLimits?: Readonly<Record<string, unknown>>;
+}
+
+export const DEFAULT_LIMITS: Limits = Object.freeze({
+  maxDatasources: 10,
+  maxTablesPerDatasource: 20,
+  maxFieldsPerTable: 50,
+  maxConcurrency: 4,
+  timeoutMs: 300_000,
+  maxResultBytes: 268_435_456,
+});
 import { isPlainObject, isPositiveInteger } from './support/guards';
 
 export type NumericLimit = Exclude<keyof Limits, 'connectorHardLimits'>;

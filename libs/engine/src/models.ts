@@ -3,6 +3,8 @@
  * field must stay hidden (passwords, host attributes).
  */
 
+import type { Limits } from './limits';
+
 /** A number kept as its exact literal text (a 64-bit integer, a NUMERIC, a JSON column's literal). */
 export class JsonNumber {
   readonly text: string;
@@ -332,26 +334,6 @@ export interface ExtractionResult {
   /** config -> rows written. */
   readonly rowCounts: Readonly<Record<string, number>>;
 }
-
-export interface Limits {
-  readonly maxDatasources: number;
-  readonly maxTablesPerDatasource: number;
-  readonly maxFieldsPerTable: number;
-  readonly maxConcurrency: number;
-  readonly timeoutMs: number;
-  readonly maxResultBytes: number;
-  /** Copied into plans for connectors; never interpreted by the engine, never overridable. */
-  readonly connectorHardLimits?: Readonly<Record<string, unknown>>;
-}
-
-export const DEFAULT_LIMITS: Limits = Object.freeze({
-  maxDatasources: 10,
-  maxTablesPerDatasource: 20,
-  maxFieldsPerTable: 50,
-  maxConcurrency: 4,
-  timeoutMs: 300_000,
-  maxResultBytes: 268_435_456,
-});
 
 /** Rows pulled from a cursor before a step hands a chunk to the writer. */
 export const STREAM_BATCH_ROWS = 256;

@@ -3,7 +3,8 @@
  * request gives a deep-equal plan whatever the key order of its objects.
  */
 import { EngineError, ErrorText } from '../errors';
-import type { ColumnKind, ExtractionPlan, Limits, PlanStep, SchemaSnapshot, TenantContext } from '../models';
+import type { ColumnKind, ExtractionPlan, PlanStep, SchemaSnapshot, TenantContext } from '../models';
+import type { Limits } from '../limits';
 import { requireStore, type EngineContext } from '../engine-context';
 import { requireTenant } from '../tenant';
 import { applyOverrides } from '../limits';

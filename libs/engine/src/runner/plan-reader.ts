@@ -5,7 +5,8 @@
  */
 import { EngineError, ErrorText } from '../errors';
 import { compareUtf8 } from '../canonical/encode';
-import type { ExecutionMode, FilterCondition, Limits, QueryRequest, TenantContext } from '../models';
+import type { ExecutionMode, FilterCondition, QueryRequest, TenantContext } from '../models';
+import type { Limits } from '../limits';
 import { capLimits } from '../limits';
 import { requireTenant } from '../tenant';
 import { isNonBlankString, isObjectLike, isPlainObject, isStringArray } from '../support/guards';

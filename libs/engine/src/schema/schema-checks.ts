@@ -1,7 +1,8 @@
 /** The pure part of schema validation. */
 import { ValidationText } from '../errors';
 import { compareUtf8 } from '../canonical/encode';
-import type { Limits, SchemaSnapshot, ValidationFailure } from '../models';
+import type { SchemaSnapshot, ValidationFailure } from '../models';
+import type { Limits } from '../limits';
 import { FieldIndex } from './snapshot';
 import type { ValidationDatasource } from './validation-request';
 

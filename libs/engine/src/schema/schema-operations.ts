@@ -1,6 +1,7 @@
 /** Schema operations: discover (cache-first), discover fresh, and validate. */
 import { EngineError, ErrorText } from '../errors';
-import type { Limits, SchemaSnapshot, SchemaValidationReport, TenantContext, ValidationFailure } from '../models';
+import type { SchemaSnapshot, SchemaValidationReport, TenantContext, ValidationFailure } from '../models';
+import type { Limits } from '../limits';
 import { requireStore, type EngineContext } from '../engine-context';
 import { requireTenant } from '../tenant';
 import { Deadline } from '../support/deadline';

@@ -7,6 +7,8 @@ export interface BannerFacts {
   readonly keyOrigin: string;
   readonly demo?: DemoDatabaseAddress;
   readonly startupMs: number;
+  /** Whether the CLI, run from the same directory, finds the data directory without being told. */
+  readonly defaultDataDir: boolean;
 }
 
 /** The JSON body of the sample job: two demo tables, some of their fields. */
@@ -40,7 +42,7 @@ export function banner(facts: BannerFacts): string {
       '  # poll until "status":"completed"',
       `  curl -s ${baseUrl}/v1/fetcher/<jobId>`,
       '  # decrypt the result and check its HMAC',
-      '  npx fetcher result decrypt <jobId>',
+      `  ${facts.defaultDataDir ? '' : `FETCHER_DATA_DIR=${facts.dataDir} `}npx fetcher result decrypt <jobId>`,
     );
   }
   lines.push('', 'Stop with Ctrl-C; connections, jobs and results stay in the data directory.', '');

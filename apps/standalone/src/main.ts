@@ -1,9 +1,10 @@
 // First: it must be in place before the modules below load the AWS SDK.
 import './config/sdk-warnings';
 import 'reflect-metadata';
+import { resolve } from 'node:path';
 import { ConfigError } from '@fetcher/platform';
 import { banner } from './banner';
-import { loadStandaloneConfig } from './config/standalone.config';
+import { DEFAULT_DATA_DIR, loadStandaloneConfig } from './config/standalone.config';
 import { startStandalone } from './standalone';
 
 /** Jobs in flight get this long to finish when the process is asked to stop. */
@@ -12,7 +13,7 @@ const SHUTDOWN_BOUND_MS = 60_000;
 async function main(): Promise<void> {
   const config = loadStandaloneConfig(process.env, process.cwd()); // the app's only read of process.env
   const service = await startStandalone(config);
-  process.stdout.write(banner({ baseUrl: service.baseUrl, dataDir: service.dataDir, keyOrigin: service.keyOrigin, ...(service.demo ? { demo: service.demo } : {}), startupMs: performance.now() /* since the process started */ }));
+  process.stdout.write(banner({ baseUrl: service.baseUrl, dataDir: service.dataDir, keyOrigin: service.keyOrigin, ...(service.demo ? { demo: service.demo } : {}), startupMs: performance.now() /* since the process started */, defaultDataDir: service.dataDir === resolve(process.cwd(), DEFAULT_DATA_DIR) }));
 
   let stopping = false;
   const stop = (): void => {

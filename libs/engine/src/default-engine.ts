@@ -5,7 +5,7 @@
 import { EngineError } from './errors';
 import type { ConnectionDescriptor, ExtractionPlan, ExtractionResult, Page, SchemaSnapshot, SchemaValidationReport } from './models';
 import type { Limits } from './limits';
-import type { Engine } from './engine';
+import type { Engine } from './engine-api';
 import type { EngineContext } from './engine-context';
 import { copyLimits } from './limits';
 import { isTenantId } from './tenant';

@@ -3,7 +3,6 @@
  * `null`/`undefined` means "feature off", anything else must really be the port.
  */
 import { EngineError, ErrorText, misconfiguredText } from './errors';
-import type { ConnectionDescriptor, ExtractionPlan, ExtractionRequest, ExtractionResult, ListPagedQuery, OperationOptions, Page, SchemaSnapshot, SchemaValidationReport, SchemaValidationRequest, TenantContext, ConnectionInput, ConnectionPatch } from './models';
 import type { Limits } from './limits';
 import {
   CONNECTION_STORE_METHODS,
@@ -16,11 +15,11 @@ import {
   type ResultSink,
   type SchemaCache,
 } from './ports';
-import type { TestConnectionResult } from './connections/connection-tester';
 import { mergeLimits } from './limits';
 import { Tracer } from './support/tracer';
 import { isObjectLike } from './support/guards';
 import { DefaultEngine } from './default-engine';
+import type { Engine } from './engine-api';
 
 export interface EngineOptions {
   connectorRegistry: ConnectorRegistry;
@@ -38,34 +37,7 @@ export interface EngineOptions {
   clock?: () => Date;
 }
 
-/** Every operation is async, takes the tenant first (executeExtraction reads it from the plan) and `{signal?}` last. */
-export interface Engine {
-  /** A copy of the effective limits. */
-  limits(): Limits;
-
-  createConnection(tenant: TenantContext, input: ConnectionInput, options?: OperationOptions): Promise<ConnectionDescriptor>;
-  getConnection(tenant: TenantContext, configName: string, options?: OperationOptions): Promise<ConnectionDescriptor>;
-  listConnections(tenant: TenantContext, options?: OperationOptions): Promise<ConnectionDescriptor[]>;
-  getConnectionById(tenant: TenantContext, id: string, options?: OperationOptions): Promise<ConnectionDescriptor>;
-  listConnectionsPaged(tenant: TenantContext, query: ListPagedQuery, options?: OperationOptions): Promise<Page<ConnectionDescriptor>>;
-  updateConnection(tenant: TenantContext, configName: string, patch: ConnectionPatch, options?: OperationOptions): Promise<ConnectionDescriptor>;
-  deleteConnection(tenant: TenantContext, configName: string, options?: OperationOptions): Promise<void>;
-  updateConnectionById(tenant: TenantContext, id: string, patch: ConnectionPatch, options?: OperationOptions): Promise<ConnectionDescriptor>;
-  deleteConnectionById(tenant: TenantContext, id: string, options?: OperationOptions): Promise<void>;
-  /** The checker's own error is rethrown unchanged; without a checker the answer is false. */
-  checkActiveExecutions(tenant: TenantContext, configName: string, options?: OperationOptions): Promise<boolean>;
-  authorizeConnectionAccess(tenant: TenantContext, options?: OperationOptions): Promise<void>;
-
-  testConnection(tenant: TenantContext, configName: string, options?: OperationOptions): Promise<TestConnectionResult>;
-
-  discoverSchema(tenant: TenantContext, configName: string, options?: OperationOptions): Promise<SchemaSnapshot>;
-  discoverSchemaFresh(tenant: TenantContext, configName: string, options?: OperationOptions): Promise<SchemaSnapshot>;
-  validateSchema(tenant: TenantContext, request: SchemaValidationRequest, options?: OperationOptions): Promise<SchemaValidationReport>;
-
-  planExtraction(tenant: TenantContext, request: ExtractionRequest, options?: OperationOptions): Promise<ExtractionPlan>;
-  executeExtraction(plan: ExtractionPlan, options?: OperationOptions): Promise<ExtractionResult>;
-}
-
+export type { Engine } from './engine-api';
 
 export function createEngine(options: EngineOptions): Engine {
   const given: Record<string, unknown> = isObjectLike(options) ? options : {};

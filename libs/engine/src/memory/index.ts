@@ -4,7 +4,7 @@ export { MemoryExecutionStore } from './memory-execution-store';
 export { RecordingExecutionStore, type RecordedExecution } from './recording-execution-store';
 export { MemorySchemaCache } from './memory-schema-cache';
 export { MemoryResultSink } from './memory-result-sink';
-export { MemoryResultWriter } from './memory-result-writer';
+export { MemoryResultWriter } from './memory-result-sink';
 export { MemoryConnectorRegistry } from './memory-connector-registry';
 export { MemoryConnectorFactory } from './memory-connector-factory';
 export { TemplateConnector } from './template-connector';

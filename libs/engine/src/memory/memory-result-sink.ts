@@ -1,10 +1,13 @@
 /**
  * ResultSink in memory. Stored documents live under `memory://<tenantId>/<sha256hex>-<seq>`
  * with SHA-256 integrity. Knobs make each stage fail or stall; counters tell tests what happened.
+ * Knobs are read at each call, so a test may change them while a stream is open.
  */
-import type { ResultProtection, TenantContext } from '../models';
+import { createHash } from 'node:crypto';
+import { concat } from '../canonical/fragment-encoder';
+import type { EngineError } from '../errors';
+import type { ResultProtection, ResultReference, TenantContext } from '../models';
 import type { ResultSink, ResultWriter } from '../ports';
-import { MemoryResultWriter } from './memory-result-writer';
 import { attempt, throwKnob, type Knob } from './harness-support';
 
 export class MemoryResultSink implements ResultSink {
@@ -32,7 +35,16 @@ export class MemoryResultSink implements ResultSink {
       this.openCount++;
       this.requestIds.push(options.requestId);
       throwKnob(this.openErr, () => new Error('memory sink open failed'));
-      return new MemoryResultWriter(this, tenant.tenantId);
+      return new MemoryResultWriter({
+        beforeWrite: async (first) => {
+          if (first && this.writeGate) await this.writeGate;
+          throwKnob(this.writeErr, () => new Error('memory sink write failed'));
+        },
+        written: (size) => void this.writeSizes.push(size),
+        beforeClose: () => throwKnob(this.closeErr, () => new Error('memory sink close failed')),
+        store: (bytes) => this.#store(tenant.tenantId, bytes),
+        aborted: () => void this.abortCount++,
+      });
     });
   }
 
@@ -45,11 +57,66 @@ export class MemoryResultSink implements ResultSink {
     return [...this.#stored.keys()];
   }
 
-  /** Called by MemoryResultWriter.close(); returns the new path. */
-  store(tenantId: string, digest: string, bytes: Uint8Array): string {
+  #store(tenantId: string, bytes: Uint8Array): ResultReference {
     this.storedCount++;
+    const digest = createHash('sha256').update(bytes).digest('hex');
     const path = `memory://${tenantId}/${digest}-${this.storedCount}`;
     this.#stored.set(path, bytes);
-    return path;
+    const reference: Record<string, unknown> = { path, format: 'json', rowCount: 0, completedAt: new Date(0).toISOString() };
+    if (!this.omitSizeBytes) reference.sizeBytes = bytes.length;
+    if (!this.omitIntegrity) reference.integrity = { algorithm: 'SHA-256', digest };
+    if (this.protectionResult !== undefined) reference.protection = { ...this.protectionResult };
+    return reference as unknown as ResultReference;
+  }
+}
+
+/** What a writer asks its sink for: the knobs and counters, behind five calls. */
+interface WriterHooks {
+  beforeWrite(first: boolean): Promise<void>;
+  written(size: number): void;
+  beforeClose(): void;
+  store(bytes: Uint8Array): ResultReference;
+  aborted(): void;
+}
+
+/** One open result stream of MemoryResultSink. */
+export class MemoryResultWriter implements ResultWriter {
+  readonly #hooks: WriterHooks;
+  #parts: Uint8Array[] = [];
+  #writes = 0;
+  #state: 'open' | 'closed' | 'aborted' = 'open';
+  abortReason: EngineError | undefined;
+
+  constructor(hooks: WriterHooks) {
+    this.#hooks = hooks;
+  }
+
+  async write(chunk: Uint8Array): Promise<void> {
+    await this.#hooks.beforeWrite(this.#writes++ === 0);
+    if (this.#state !== 'open') throw new Error('memory result writer is not open');
+    this.#hooks.written(chunk.length);
+    this.#parts.push(chunk.slice());
+  }
+
+  close(): Promise<ResultReference> {
+    return attempt(() => {
+      this.#hooks.beforeClose();
+      if (this.#state !== 'open') throw new Error('memory result writer is not open');
+      this.#state = 'closed';
+      const bytes = concat(this.#parts);
+      this.#parts = [];
+      return this.#hooks.store(bytes);
+    });
+  }
+
+  /** Never throws; after close it changes nothing. */
+  abort(reason: EngineError): Promise<void> {
+    this.#hooks.aborted();
+    if (this.#state === 'open') {
+      this.#state = 'aborted';
+      this.abortReason = reason;
+      this.#parts = [];
+    }
+    return Promise.resolve();
   }
 }

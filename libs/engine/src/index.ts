@@ -1,5 +1,15 @@
-// The public API of @fetcher/engine. Everything a host or connector may rely on is exported here.
-export * from './errors';
+// The public API of @fetcher/engine: what an embedding service or a connector needs. The error
+// texts a host may show are exported as constants; the helpers that build the engine's own
+// messages stay internal, so that nobody is tempted to match on text (branch on `category`).
+export {
+  EngineError,
+  ERROR_CATEGORIES,
+  ErrorText,
+  ValidationText,
+  filterTypeMismatchText,
+  isEngineError,
+  type ErrorCategory,
+} from './errors';
 export * from './models';
 export { DEFAULT_LIMITS, type Limits } from './limits';
 export * from './ports';
@@ -9,11 +19,9 @@ export {
   encodeCanonicalString,
   canonicalTimestamp,
   compareUtf8,
-  sortedKeys,
   base64,
 } from './canonical/encode';
 export { CanonicalDocumentWriter, type ChunkOutput } from './canonical/document-writer';
-export { ConfigFragmentEncoder, type EncodedChunk, type FragmentOptions } from './canonical/fragment-encoder';
 export { createEngine, type Engine, type EngineOptions } from './engine';
 export type { TestConnectionResult } from './connections/connection-tester';
 export { createTenantContext, isTenantId } from './tenant';

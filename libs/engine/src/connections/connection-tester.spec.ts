@@ -1,4 +1,5 @@
-import { EngineError, ErrorText, noConnectorText } from '../index';
+import { EngineError, ErrorText } from '../index';
+import { noConnectorText } from '../errors';
 import { aWorldWith, TENANT } from '../testing/engine-fixture';
 import { ConnectionTester } from './connection-tester';
 

@@ -1,4 +1,5 @@
-import { EngineError, noConnectorText, type CursorItem, type RowCursor } from '../index';
+import { EngineError, type CursorItem, type RowCursor } from '../index';
+import { noConnectorText } from '../errors';
 import { eagerCursor } from './eager-cursor';
 import { MemoryConnectorFactory } from './memory-connector-factory';
 import { MemoryConnectorRegistry } from './memory-connector-registry';

@@ -1,4 +1,5 @@
-import { EngineError, ErrorText, noConnectorText, type CursorItem } from '../index';
+import { EngineError, ErrorText, type CursorItem } from '../index';
+import { noConnectorText } from '../errors';
 import { MemoryResultSink, TemplateConnector } from '../memory';
 import { Deadline } from '../support/deadline';
 import { aWorldWith, deferred, EventLog, TENANT, text, type World } from '../testing/engine-fixture';

@@ -1,3 +1,4 @@
+import { normaliseFilterValue } from '@fetcher/engine';
 import { MYSQL_DIALECT, qualifiedName } from '../sql/dialect';
 import type { TableQueryPlan } from '../sql/discovered-schema';
 import type { BoundValue } from '../sql/where';
@@ -24,7 +25,6 @@ const DRIVER_RESERVED_NAMES: ReadonlySet<string> = new Set([
   '__lookupSetter__',
 ]);
 
-const NUMERIC = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 export function mysqlStatement(plan: TableQueryPlan): MysqlStatement {
   const q = (name: string) => MYSQL_DIALECT.quoteIdentifier(name);
@@ -59,7 +59,7 @@ export function mysqlParam(bound: BoundValue): unknown {
 
 function decimalLiteral(text: string): { toSqlString(): string } {
   // Checked again here because this text is written into the statement unquoted.
-  if (!NUMERIC.test(text)) throw new TypeError('decimal filter value is not numeric');
+  if (typeof text !== 'string' || normaliseFilterValue('decimal', text) !== text) throw new TypeError('decimal filter value is not numeric');
   return { toSqlString: () => text };
 }
 

@@ -49,11 +49,18 @@ describe('manager: extraction jobs end to end', () => {
     mongo = await startMongoTestServer();
     client = await MongoClient.connect(mongo.uri);
     broker = await amqplib.connect('amqp://guest:guest@127.0.0.1:5672');
+    // A failed assertion can leave the channel closed by the broker; without listeners that close
+    // would be thrown as an unhandled error into whichever suite runs next.
+    broker.on('error', () => undefined);
     channel = await broker.createChannel();
+    channel.on('error', () => undefined);
   });
   afterAll(async () => {
     await Promise.all(apps.map((a) => a.stop()));
-    for (const queue of queues) await channel.deleteQueue(queue);
+    // A fresh channel: the test's own may have been closed by a failed get.
+    const cleanup = await broker.createChannel();
+    cleanup.on('error', () => undefined);
+    for (const queue of queues) await cleanup.deleteQueue(queue);
     await broker?.close();
     await client?.close();
     await mongo?.close();
@@ -119,12 +126,14 @@ describe('manager: extraction jobs end to end', () => {
       const second = await manager(
         managerEnv(mongo.uri, await freePort(), { ...shared, APP_ENC_KEY: firstEnv.APP_ENC_KEY, DISPATCH_SWEEP_INTERVAL_SEC: '1', DISPATCH_SWEEP_MIN_AGE_SEC: '1' }),
       );
+      // The dispatch mark is set only after the broker confirmed the publish, so the work queue
+      // exists from then on (a get on a queue not declared yet would close the channel).
+      const dispatched = await until(async () => (await jobs.findOne({ _id: stored._id, dispatched_at: { $ne: null } })) ?? undefined, 'the dispatch mark');
+      expect(dispatched).toMatchObject({ status: 'pending', dispatch_attempts: 2, dispatch_lock_until: null });
       const message = await until(async () => channel.get(shared.RABBITMQ_FETCHER_WORK_QUEUE, { noAck: true }), 'the republished message');
       const jobId = (JSON.parse(message.content.toString('utf8')) as { jobId: string }).jobId;
       expect(message.properties.headers?.jobId).toBe(jobId);
       expect(message.properties.headers?.['x-message-signature']).toBe(signatureOf(firstEnv.APP_ENC_KEY, message, shared.RABBITMQ_FETCHER_WORK_QUEUE));
-      const dispatched = await until(async () => (await jobs.findOne({ _id: stored._id, dispatched_at: { $ne: null } })) ?? undefined, 'the dispatch mark');
-      expect(dispatched).toMatchObject({ status: 'pending', dispatch_attempts: 2, dispatch_lock_until: null });
       const metrics = await (await fetch(`${second.baseUrl}/metrics`)).text();
       expect(metrics).toMatch(/^fetcher_manager_dispatch_sweep_republished_total 1$/m);
       expect(await channel.get(shared.RABBITMQ_FETCHER_WORK_QUEUE)).toBe(false);

@@ -32,6 +32,17 @@ import { mysqlTypeCast } from './value-mapping.mysql';
 const NO_CHECK_VIEW = new Set(['ER_BAD_FIELD_ERROR', 'ER_UNKNOWN_TABLE', 'ER_NO_SUCH_TABLE']);
 const STREAM_HIGH_WATER_MARK = 256;
 
+/**
+ * mysql2 clears a query's inactivity timer only when the query finishes; a query cut short (its
+ * connection broken, or destroyed on abort) would keep that timer, and the process, alive for the
+ * whole query budget. `queryTimeout` is mysql2's own field for it.
+ */
+function stopQueryTimer(query: object): void {
+  const holder = query as { queryTimeout?: ReturnType<typeof setTimeout> | null };
+  if (holder.queryTimeout) clearTimeout(holder.queryTimeout);
+  holder.queryTimeout = null;
+}
+
 /** A row without a prototype, so that any column name (even `__proto__`) is just a key. */
 function keyedRow(names: readonly string[], values: readonly unknown[]): Row {
   const row = Object.create(null) as Record<string, JsonValue>;
@@ -94,7 +105,8 @@ export class MysqlConnector extends PooledSqlConnector<Pool> {
       // Arrays, keyed below: a column named `__proto__` must become a plain key of the row.
       rowsAsArray: true,
     };
-    const readable = connection.query(options).stream({ highWaterMark: STREAM_HIGH_WATER_MARK });
+    const query = connection.query(options);
+    const readable = query.stream({ highWaterMark: STREAM_HIGH_WATER_MARK });
     // A streaming query has no callback, so mysql2 reports a broken connection (or a result it
     // cannot read) on the connection, not on the stream: without this the read would sit idle
     // until the query timeout.
@@ -108,6 +120,7 @@ export class MysqlConnector extends PooledSqlConnector<Pool> {
       cancel: () => connection.destroy(),
       release: (completed) => {
         connection.off('error', onConnectionError);
+        if (!completed) stopQueryTimer(query);
         this.#release(connection, completed);
       },
       mapError: (error) => (driverErrorCode(error) === 'PROTOCOL_SEQUENCE_TIMEOUT' ? statementTimeout(error) : error),

@@ -42,7 +42,7 @@ export async function startApp(name: 'manager' | 'worker', port: number, env: Re
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = once(child, 'exit');
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000; // generous: a loaded 2-core machine boots Nest slowly
   for (;;) {
     const ready = await Promise.race([
       fetch(baseUrl + healthPath).then((r) => r.status === 200, () => false),
@@ -52,7 +52,7 @@ export async function startApp(name: 'manager' | 'worker', port: number, env: Re
     if (ready === 'exited') throw new Error(`${name} exited before it was ready:\n${output}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${name} was not ready within 30 s:\n${output}`);
+      throw new Error(`${name} was not ready within 60 s:\n${output}`);
     }
     // The app reports readiness only through HTTP, so poll it (a retry interval, not a synchronising sleep).
     await delay(50);

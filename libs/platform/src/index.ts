@@ -1,4 +1,4 @@
-// Small infrastructure both apps use today. No business rules here (STYLE.md section 1).
+// Small infrastructure both apps use today. No business rules here: those belong to the engine.
 
 // Configuration
 export { ConfigError } from './config/config-error';

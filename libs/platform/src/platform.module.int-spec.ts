@@ -87,6 +87,29 @@ describe('PlatformModule on Fastify', () => {
     });
   });
 
+  describe('with a dependency that is still connecting when the app boots', () => {
+    let app: NestFastifyApplication;
+    let url: string;
+    let looks = 0;
+    // Down on the first two looks, up from the third: a client still opening its connection.
+    const connecting: ReadinessProbe = {
+      name: 'rabbitmq',
+      timeoutMs: 2_000,
+      check: () => Promise.resolve(++looks < 3 ? { status: 'down', error: 'not connected' } : { status: 'up' }),
+    };
+
+    beforeAll(async () => {
+      ({ app, url } = await start({ probes: [connecting], selfProbeBudgetMs: 10_000 }));
+      await app.get(Readiness).selfProbeSettled();
+    });
+    afterAll(() => app.close());
+
+    it('asks again within the budget, so the process is healthy once the dependency answers', async () => {
+      expect(looks).toBe(3);
+      expect(await getJson(`${url}/health`)).toMatchObject({ status: 200, body: { status: 'healthy' } });
+    });
+  });
+
   describe('with healthy probes provided through the PROBES token', () => {
     let app: NestFastifyApplication;
     let url: string;

@@ -43,16 +43,26 @@ export async function startApp(name: 'manager' | 'worker', port: number, env: Re
   const exited = once(child, 'exit');
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000; // generous: a loaded 2-core machine boots Nest slowly
+  let last = 'no answer';
   for (;;) {
     const ready = await Promise.race([
-      fetch(baseUrl + healthPath).then((r) => r.status === 200, () => false),
+      fetch(baseUrl + healthPath).then(
+        async (r) => {
+          last = `${r.status} ${await r.text()}`;
+          return r.status === 200;
+        },
+        (error: unknown) => {
+          last = error instanceof Error ? error.message : 'no answer';
+          return false;
+        },
+      ),
       exited.then(() => 'exited' as const),
     ]);
     if (ready === true) break;
     if (ready === 'exited') throw new Error(`${name} exited before it was ready:\n${output}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`${name} was not ready within 60 s:\n${output}`);
+      throw new Error(`${name} was not ready within 60 s (last ${healthPath}: ${last}):\n${output}`);
     }
     // The app reports readiness only through HTTP, so poll it (a retry interval, not a synchronising sleep).
     await delay(50);

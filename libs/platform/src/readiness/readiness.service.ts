@@ -18,6 +18,9 @@ export interface SystemAnswer {
  * dependency lost later cannot make the orchestrator restart a process that a restart would not fix.
  * Readiness asks every dependency on every request, in parallel and without caching.
  */
+/** Pause between two looks at a check that has not passed yet during the startup self-probe. */
+const SELF_PROBE_RETRY_MS = 250;
+
 @Injectable()
 export class Readiness implements OnApplicationBootstrap, OnModuleDestroy {
   #probes: readonly ReadinessProbe[] = [];
@@ -110,15 +113,26 @@ export class Readiness implements OnApplicationBootstrap, OnModuleDestroy {
     const passed = new Map<string, boolean>();
     let timer: NodeJS.Timeout | undefined;
     const budget = new Promise<void>((resolve) => { timer = setTimeout(resolve, budgetMs); });
+    let budgetSpent = false;
+    void budget.then(() => (budgetSpent = true));
+    // A check that does not pass is asked again until the budget runs out: clients such as the AMQP
+    // connection manager are still opening their connection while the app boots, and a process
+    // must not be marked unhealthy for life because its first look came a few milliseconds early.
     const all = Promise.all(this.#probes.map(async (probe) => {
-      const result = await runProbe(probe, this.#stop.signal);
-      this.#observe(probe.name, result, result.latency_ms ?? 0);
-      passed.set(probe.name, isPassing(result));
+      for (;;) {
+        const result = await runProbe(probe, this.#stop.signal);
+        this.#observe(probe.name, result, result.latency_ms ?? 0);
+        passed.set(probe.name, isPassing(result));
+        if (isPassing(result) || budgetSpent || this.#stop.signal.aborted) return;
+        await Promise.race([new Promise((resolve) => setTimeout(resolve, SELF_PROBE_RETRY_MS)), budget]);
+        if (budgetSpent || this.#stop.signal.aborted) return;
+      }
     }));
     try {
       await Promise.race([all, budget]);
     } finally {
       clearTimeout(timer);
+      budgetSpent = true;
     }
     // A probe still running when the budget ran out counts as failed.
     for (const probe of this.#probes) this.metrics.selfprobeResult.set({ dep: probe.name }, passed.get(probe.name) ? 1 : 0);

@@ -4,7 +4,7 @@ import { loadDotEnvIfLocal, redactUrls, runGracefully, startTelemetry } from '@f
 import { logPluginAuthConnectivity } from './auth/plugin-auth.health';
 import { loadManagerConfig } from './config/manager.config';
 import { createManagerApp } from './http/http-app';
-import { bootTelemetry } from './telemetry/telemetry';
+import { bootTelemetry } from '@fetcher/platform';
 
 async function main(): Promise<void> {
   // The app's only reads of process.env: `.env` (ENV_NAME=local only), then the parse.

@@ -33,7 +33,7 @@ import { CONNECTION_REPOSITORY } from './ports/connection-repository.port';
 import { CONNECTION_RESOLVER } from './ports/connection-resolver.port';
 import { INTERNAL_DATASOURCES } from './ports/internal-datasources.port';
 import { RATE_LIMITER } from './ports/rate-limiter.port';
-import { TELEMETRY, TelemetryShutdown } from './telemetry/telemetry';
+import { TELEMETRY, TelemetryShutdown } from '@fetcher/platform';
 import { SCHEMA_CACHE_INVALIDATOR } from './ports/schema-cache-invalidator.port';
 
 export interface ManagerModuleOptions {

@@ -7,7 +7,7 @@ import { loadDotEnvIfLocal, redactUrls, runGracefully, startTelemetry } from '@f
 import { JobQueueTransport } from './adapters/amqp/job-queue.transport';
 import { loadWorkerConfig } from './config/worker.config';
 import { prepareSpoolDir } from './jobs/result/spool-dir';
-import { bootTelemetry } from './telemetry/telemetry';
+import { bootTelemetry } from '@fetcher/platform';
 import { WorkerModule } from './worker.module';
 
 async function main(): Promise<void> {

@@ -40,7 +40,7 @@ import { CONNECTION_RESOLVER } from './ports/connection-resolver.port';
 import { EVENT_PUBLISHER } from './ports/event-publisher.port';
 import { JOB_STORE } from './ports/job-store.port';
 import { RESULT_STORE } from './ports/result-store.port';
-import { TELEMETRY, TelemetryShutdown } from './telemetry/telemetry';
+import { TELEMETRY, TelemetryShutdown } from '@fetcher/platform';
 
 /** Progress is written at most this often while a job runs. */
 const PROGRESS_INTERVAL_MS = 2_000;

@@ -58,3 +58,4 @@ export {
   extractTraceContext, injectTraceHeaders, observabilityFromTracer, SpanKind, startTelemetry, withSpan,
   type ObservabilityPort, type Telemetry, type TelemetryOptions,
 } from './telemetry/telemetry';
+export { bootTelemetry, TELEMETRY, TelemetryShutdown, traced, type SpanOptions, type TelemetrySettings } from './telemetry/telemetry-host';

@@ -18,7 +18,7 @@ import {
   withoutBlanks,
 } from '@fetcher/platform';
 import { z } from 'zod';
-import type { TelemetrySettings } from '../telemetry/telemetry';
+import type { TelemetrySettings } from '@fetcher/platform';
 import { type InternalDatasourceConfig, readInternalDatasources } from './internal-datasources.config';
 
 export const MANAGER_CONFIG = Symbol('ManagerConfig');

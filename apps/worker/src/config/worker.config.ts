@@ -24,7 +24,7 @@ import {
   withoutBlanks,
 } from '@fetcher/platform';
 import { z } from 'zod';
-import type { TelemetrySettings } from '../telemetry/telemetry';
+import type { TelemetrySettings } from '@fetcher/platform';
 import { type InternalDatasource, loadInternalDatasources } from './internal-datasources';
 
 export const WORKER_CONFIG = Symbol('WorkerConfig');

@@ -9,7 +9,7 @@ import { extractionRequestedBody } from '../../jobs/extraction-requested.message
 import type { Job } from '../../jobs/job';
 import type { Clock } from '../../ports/clock.port';
 import type { JobPublisher } from '../../ports/job-publisher.port';
-import { traced } from '../../telemetry/telemetry';
+import { traced } from '@fetcher/platform';
 
 export interface AmqpJobPublisherSettings {
   readonly url: string;

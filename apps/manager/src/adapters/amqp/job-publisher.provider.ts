@@ -3,7 +3,7 @@ import { MANAGER_CONFIG, type ManagerConfig } from '../../config/manager.config'
 import type { Telemetry } from '@fetcher/platform';
 import { CLOCK, type Clock } from '../../ports/clock.port';
 import { JOB_PUBLISHER } from '../../ports/job-publisher.port';
-import { TELEMETRY } from '../../telemetry/telemetry';
+import { TELEMETRY } from '@fetcher/platform';
 import { RABBITMQ_PROBE } from '../readiness/probes.provider';
 import { AmqpJobPublisher } from './job-publisher.amqp';
 import { RabbitMqReadinessProbe } from './rabbitmq.probe';

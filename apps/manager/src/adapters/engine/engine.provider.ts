@@ -7,7 +7,7 @@ import { MANAGER_CONFIG, type ManagerConfig } from '../../config/manager.config'
 import { ConnectionDirectory } from '../../connections/connection-directory';
 import { ACTIVE_EXECUTION_CHECKER, type ActiveExecutionChecker } from '../../ports/active-execution-checker.port';
 import { ENGINE } from '../../ports/engine.port';
-import { TELEMETRY } from '../../telemetry/telemetry';
+import { TELEMETRY } from '@fetcher/platform';
 import { KeyRingCredentialProtector } from '../crypto/credential-protector.key-ring';
 import { DirectoryConnectionStore } from './connection-store.engine';
 

@@ -1,7 +1,7 @@
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import { injectTraceHeaders, SpanKind, type Telemetry } from '@fetcher/platform';
 import type { EventPublisher, OutgoingEvent } from '../../ports/event-publisher.port';
-import { traced } from '../../telemetry/telemetry';
+import { traced } from '@fetcher/platform';
 
 const CONFIRM_TIMEOUT_MS = 5_000;
 

@@ -5,7 +5,7 @@ import type { Channel, ConsumeMessage } from 'amqplib';
 import { extractTraceContext, SpanKind, type Telemetry } from '@fetcher/platform';
 import { lastValueFrom } from 'rxjs';
 import type { Settlement } from '../../jobs/job-settings';
-import { traced } from '../../telemetry/telemetry';
+import { traced } from '@fetcher/platform';
 
 /** The one pattern the work queue carries. */
 export const JOB_REQUESTED = 'fetcher.job.requested';

@@ -28,7 +28,7 @@ import { JobOutbox } from '../job-outbox';
 import { type JobDelivery, type JobOutcome, JOB_SETTINGS, type JobSettings } from '../job-settings';
 import { LeaseKeeper } from '../lease-keeper';
 import { EncryptingResultSink } from '../result/encrypting-result-sink';
-import { TELEMETRY } from '../../telemetry/telemetry';
+import { TELEMETRY } from '@fetcher/platform';
 import { RunJobCommand } from './run-job.command';
 
 export const CONNECTOR_REGISTRY = Symbol('ConnectorRegistry');

@@ -1,5 +1,6 @@
 import { type OnApplicationShutdown } from '@nestjs/common';
-import { startTelemetry, type Telemetry, type TelemetryOptions, withinBound, withSpan } from '@fetcher/platform';
+import { startTelemetry, type Telemetry, type TelemetryOptions, withSpan } from './telemetry';
+import { withinBound } from '../lifecycle/lifecycle';
 
 /** The process's tracing handle: a `Telemetry` when `ENABLE_TELEMETRY=true`, `null` otherwise. */
 export const TELEMETRY = Symbol('Telemetry');

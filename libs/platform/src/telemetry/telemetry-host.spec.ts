@@ -1,5 +1,5 @@
-import { type Telemetry, type TelemetryOptions } from '@fetcher/platform';
-import { bootTelemetry, TelemetryShutdown, traced } from './telemetry';
+import { type Telemetry, type TelemetryOptions } from './telemetry';
+import { bootTelemetry, TelemetryShutdown, traced } from './telemetry-host';
 
 function fakeTelemetry(): Telemetry & { shutdowns: number } {
   const fake = {

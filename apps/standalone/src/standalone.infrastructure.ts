@@ -1,5 +1,5 @@
 import type { Provider } from '@nestjs/common';
-import { PROBES, staticProbe } from '@fetcher/platform';
+import { MetricsRegistry, PROBES, staticProbe } from '@fetcher/platform';
 import type { ManagerConfig } from '../../manager/src/config/manager.config';
 import type { ManagerInfrastructure } from '../../manager/src/manager.module';
 import { AmqpJobPublisher } from '../../manager/src/adapters/amqp/job-publisher.amqp';
@@ -57,11 +57,21 @@ export function managerInfrastructure(backends: Backends, config: ManagerConfig)
   };
 }
 
-/** The Worker's ports on the embedded backends, in place of MongoDB, RabbitMQ and S3. */
-export function workerInfrastructure(backends: Backends, config: WorkerConfig, transport: InProcessJobQueueTransport): WorkerInfrastructure {
+/**
+ * The Worker's ports on the embedded backends, in place of MongoDB, RabbitMQ and S3. With
+ * `metricsRegistry`, the Worker's own metrics go to that registry instead of its platform module's:
+ * the Worker serves no `/metrics` here, so they must join the registry the Manager serves.
+ */
+export function workerInfrastructure(
+  backends: Backends,
+  config: WorkerConfig,
+  transport: InProcessJobQueueTransport,
+  metricsRegistry?: MetricsRegistry,
+): WorkerInfrastructure {
   return {
     imports: [],
     providers: [
+      ...(metricsRegistry ? [{ provide: MetricsRegistry, useValue: metricsRegistry }] : []),
       { provide: JOB_STORE, useValue: new MemoryJobStore(backends.jobs) },
       { provide: WORKER_CONNECTION_RESOLVER, useValue: new MemoryConnectionResolver(backends.connections, config.ring) },
       { provide: RESULT_STORE, useValue: backends.results },

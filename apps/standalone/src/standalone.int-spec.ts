@@ -84,6 +84,17 @@ describe('the standalone service over HTTP', () => {
     completedJob = job;
   });
 
+  it("serves the Manager's and the Worker's metrics in one exposition, each metric once", async () => {
+    const metrics = await call('GET', '/metrics');
+    expect(metrics.status).toBe(200);
+    const text = String(metrics.body);
+    expect(text).toMatch(/^http_requests_total\{method="POST",route="\/v1\/fetcher",status_code="202"\} 1$/m);
+    expect(text).toMatch(/^fetcher_worker_jobs_total\{status="completed"\} 1$/m);
+    expect(text).toMatch(/^process_cpu_user_seconds_total /m);
+    const helps = text.split('\n').filter((line) => line.startsWith('# HELP '));
+    expect(new Set(helps).size).toBe(helps.length);
+  });
+
   it('keeps a created connection across a restart, and points the demo connection at the new port', async () => {
     const { host, port } = service!.demo!;
     const created = await call(

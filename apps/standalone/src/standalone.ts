@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { MetricsRegistry } from '@fetcher/platform';
 import { loadManagerConfig } from '../../manager/src/config/manager.config';
 import { createManagerApp } from '../../manager/src/http/http-app';
 import { loadWorkerConfig } from '../../worker/src/config/worker.config';
@@ -50,14 +51,17 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   if (demoDatabase) cleanups.unshift(() => demoDatabase.stop());
   demoStarting?.catch(() => undefined); // awaited below; this only keeps an early failure from being unhandled
   try {
-    const worker = await startEmbeddedWorker(backends, workerConfig, options);
-    cleanups.unshift(() => worker.close());
-
     const manager: NestFastifyApplication = await createManagerApp(managerConfig, {
       infrastructure: managerInfrastructure(backends, managerConfig),
       ...(options.logger === false ? { logger: false as const } : {}),
     });
     cleanups.unshift(() => manager.close());
+
+    // Built after the Manager so that its metrics join the registry the Manager serves at /metrics
+    // (one exposition, the process metrics once). Messages published meanwhile wait in the queue.
+    const worker = await startEmbeddedWorker(backends, workerConfig, { ...options, metricsRegistry: manager.get(MetricsRegistry) });
+    // Closed right after the Manager, which stops taking requests first; the demo database goes last.
+    cleanups.splice(1, 0, () => worker.close());
     const demo: DemoDatabaseAddress | undefined = await demoStarting;
     if (demo) await registerDemoConnection(backends.connections, managerConfig.keyRing, demo, new Date());
     await manager.listen({ port: config.http.port, host: config.http.host });

@@ -1,5 +1,6 @@
 import type { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { MetricsRegistry } from '@fetcher/platform';
 import type { WorkerConfig } from '../../worker/src/config/worker.config';
 import { prepareSpoolDir } from '../../worker/src/jobs/result/spool-dir';
 import { WorkerModule } from '../../worker/src/worker.module';
@@ -15,12 +16,18 @@ export interface EmbeddedWorker {
 /**
  * The Worker's own module on the embedded backends, consuming the in-process work queue through a
  * Nest microservice transport, as it consumes RabbitMQ in production. It serves no HTTP: the
- * Manager's `/health`, `/readyz` and `/metrics` speak for the process.
+ * Manager's `/health`, `/readyz` and `/metrics` speak for the process, so the Worker's metrics are
+ * registered on the registry given as `metricsRegistry` (the Manager's) when there is one.
  */
-export async function startEmbeddedWorker(backends: Backends, config: WorkerConfig, options: { logger?: false } = {}): Promise<EmbeddedWorker> {
+export async function startEmbeddedWorker(
+  backends: Backends,
+  config: WorkerConfig,
+  options: { logger?: false; metricsRegistry?: MetricsRegistry } = {},
+): Promise<EmbeddedWorker> {
   await prepareSpoolDir(config.storage.spoolDir);
   const transport = new InProcessJobQueueTransport(backends.queue, config.amqp.concurrency);
-  const app: INestMicroservice = await NestFactory.createMicroservice(WorkerModule.forRoot(config, workerInfrastructure(backends, config, transport)), {
+  const infrastructure = workerInfrastructure(backends, config, transport, options.metricsRegistry);
+  const app: INestMicroservice = await NestFactory.createMicroservice(WorkerModule.forRoot(config, infrastructure), {
     strategy: transport,
     // Nest's own startup lines would bury the banner; warnings and errors still show.
     logger: options.logger === false ? false : ['error', 'warn'],

@@ -19,6 +19,14 @@ function stage(name: string): string[] {
   return lines.slice(start, end < 0 ? undefined : end).filter((line) => line && !line.startsWith('#'));
 }
 
+/** What an image built from stage `name` holds: the instructions of its parent stages, then its own. */
+function image(name: string): string[] {
+  const own = stage(name);
+  const parent = /^FROM (\S+) AS /.exec(own[0] ?? '')?.[1] ?? '';
+  const isStage = new RegExp(`^FROM \\S+ AS ${parent}$`, 'm').test(DOCKERFILE);
+  return isStage ? [...image(parent), ...own] : own;
+}
+
 /** The @fetcher workspaces a package depends on, transitively, as repository folders. */
 function workspaceFolders(packageFolder: string, seen = new Set<string>()): Set<string> {
   const manifest = JSON.parse(readFileSync(join(ROOT, packageFolder, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
@@ -40,13 +48,13 @@ describe('docker/Dockerfile', () => {
     for (const app of ['manager', 'worker']) {
       expect(stage(`${app}-deps`).join('\n')).toContain(`npm ci --omit=dev --ignore-scripts --no-audit --no-fund -w @fetcher/${app}`);
       // The runtime image takes node_modules from the production install, never from the build stage.
-      const runtime = stage(app);
+      const runtime = image(app);
       expect(runtime.filter((line) => line.includes('node_modules'))).toEqual([`COPY --from=${app}-deps --chown=0:0 /src/node_modules ./node_modules`]);
     }
   });
 
   it.each(['manager', 'worker'])('ships every workspace package the %s needs, and starts it with node', (app) => {
-    const lines = stage(app);
+    const lines = image(app);
     const runtime = lines.join('\n');
     for (const folder of [`apps/${app}`, ...workspaceFolders(`apps/${app}`)]) {
       expect(runtime).toContain(`COPY --from=build --chown=0:0 /src/${folder}/package.json ./${folder}/package.json`);
@@ -57,7 +65,7 @@ describe('docker/Dockerfile', () => {
     expect(runtime).toMatch(/LABEL org\.opencontainers\.image\.title=.* org\.opencontainers\.image\.version=.* org\.opencontainers\.image\.revision=/);
     expect(runtime).toContain(app === 'manager' ? 'EXPOSE 4006' : 'EXPOSE 4007');
     // The last USER wins: the image runs unprivileged.
-    expect(lines.filter((line) => line.startsWith('USER ')).pop() ?? stage('runtime').find((line) => line.startsWith('USER '))).toBe('USER 1000:1000');
+    expect(lines.filter((line) => line.startsWith('USER ')).pop()).toBe('USER 1000:1000');
   });
 
   it('runs Node under tini, so SIGTERM reaches it and the drain runs', () => {

@@ -1,6 +1,7 @@
 import { type ConnectionDescriptor, type ConnectionSecrets, withConnectionSecrets } from '@fetcher/engine';
 import type { KeyRing } from '@fetcher/platform';
 import type { StoredConnection } from '../../../../manager/src/ports/connection-repository.port';
+import type { InternalDatasource } from '../../../../worker/src/config/internal-datasources';
 import type { ConnectionResolver, ResolvedConnection } from '../../../../worker/src/ports/connection-resolver.port';
 import type { MemoryConnectionRepository } from './connection-repository.memory';
 
@@ -8,6 +9,27 @@ import type { MemoryConnectionRepository } from './connection-repository.memory'
 export interface StandaloneInternalDatasource {
   readonly descriptor: ConnectionDescriptor;
   readonly secrets: ConnectionSecrets;
+}
+
+/** An internal datasource as the Worker's configuration reads it (`DATASOURCE_<X>_*`), for the resolver. */
+export function fromInternalDatasource(d: InternalDatasource): StandaloneInternalDatasource {
+  const ssl = Object.fromEntries(Object.entries(d.ssl ?? {}).filter(([, v]) => v !== undefined && v !== ''));
+  return {
+    descriptor: {
+      configName: d.configName,
+      type: d.type,
+      host: d.host,
+      port: d.port,
+      databaseName: d.databaseName,
+      userName: d.userName,
+      ...(d.sslMode !== undefined ? { sslMode: d.sslMode } : {}),
+      hostAttributes: { metadata: d.metadata, internal: true },
+    },
+    secrets: {
+      ...(d.password !== undefined ? { password: d.password } : {}),
+      ...(Object.keys(ssl).length > 0 ? { ssl } : {}),
+    },
+  };
 }
 
 /**

@@ -4,7 +4,7 @@
  * the way the Manager stores it, messages signed with node:crypto following the envelope rules
  * (independently of the platform code), and readers for the dead-letter queue and the events.
  */
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
+import { createCipheriv, createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,12 +12,13 @@ import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client }
 import { startMongoTestServer, type MongoTestServer } from '@fetcher/mongo-test-server';
 import { type Channel, type ChannelModel, connect, type ConsumeMessage } from 'amqplib';
 import { Binary, type Db, MongoClient } from 'mongodb';
+import { openResult, subKeyOf } from './result-envelope';
 // s3rver ships no types.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const S3rver = require('s3rver') as new (options: Record<string, unknown>) => { run(): Promise<{ port: number }>; close(): Promise<void> };
 
 export const MASTER_KEY = randomBytes(32);
-export const subKey = (info: string): Buffer => Buffer.from(hkdfSync('sha256', MASTER_KEY, Buffer.alloc(0), info, 32));
+export const subKey = (info: string): Buffer => subKeyOf(MASTER_KEY, info);
 export const INTERNAL_HMAC = subKey('fetcher-internal-hmac-v1');
 
 export interface WorkerWorld {
@@ -229,12 +230,7 @@ export function publishJob(world: WorkerWorld, body: Buffer, headers: Record<str
 /** Reads a stored result with only the master key: derive the storage key, decrypt, and check the HMAC. */
 export async function readResult(world: WorkerWorld, key: string): Promise<{ plaintext: Buffer; hmac: string }> {
   const out = await world.s3.send(new GetObjectCommand({ Bucket: world.bucket, Key: key }));
-  const text = await (out.Body as { transformToString(): Promise<string> }).transformToString();
-  const raw = Buffer.from(text, 'base64');
-  const decipher = createDecipheriv('aes-256-gcm', subKey('fetcher-storage-encryption-v1'), raw.subarray(0, 12));
-  decipher.setAuthTag(raw.subarray(raw.length - 16));
-  const plaintext = Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
-  return { plaintext, hmac: createHmac('sha256', subKey('fetcher-external-hmac-v1')).update(plaintext).digest('hex') };
+  return openResult(MASTER_KEY, await (out.Body as { transformToString(): Promise<string> }).transformToString());
 }
 
 export async function listObjects(world: WorkerWorld): Promise<string[]> {

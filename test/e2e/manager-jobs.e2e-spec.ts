@@ -6,7 +6,16 @@ import { MongoClient } from 'mongodb';
 import { type AppProcess, freePort, startApp } from './support/app-process';
 import { managerEnv } from './support/manager-env';
 import { StallingProxy } from './support/stalling-proxy';
+import { POSTGRES, startTarget, type Target, TARGETS } from './support/targets';
 
+/**
+ * Extraction jobs through the Manager's HTTP API, against the production deployment and standalone
+ * mode alike: creation, the request id, duplicates, reading a job back, and the error codes. (There
+ * is no route that lists jobs.)
+ *
+ * Production only: the signed, persistent message on RabbitMQ, and the dispatch sweep republishing a
+ * job whose Manager was killed (SIGKILL) while the broker stalled.
+ */
 const INTERNAL_PG = {
   DATASOURCE_PGI_CONFIG_NAME: 'pg-internal',
   DATASOURCE_PGI_TYPE: 'POSTGRESQL',
@@ -37,7 +46,76 @@ function signatureOf(masterKey: string, message: GetMessage, queue: string): str
     .digest('hex');
 }
 
-describe('manager: extraction jobs end to end', () => {
+const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed'];
+
+describe.each(TARGETS)('extraction job routes over HTTP (%s)', (name) => {
+  let target: Target;
+  const { RABBITMQ_HOST: _broker, ...internalDatasource } = INTERNAL_PG;
+
+  beforeAll(async () => {
+    target = await startTarget(name, { env: internalDatasource });
+  });
+  afterAll(async () => {
+    await target?.stop();
+  });
+
+  it('creates a job, echoes the request id, answers a duplicate with the same job and reads it back', async () => {
+    const body = { dataRequest: { mappedFields: { 'pg-internal': { orders: ['id', 'amount'] } } }, metadata: { source: 'reporter', run: randomUUID() } };
+    const created = await target.call('POST', '/v1/fetcher', body, { 'x-request-id': 'e2e-request-1' });
+    expect(created).toMatchObject({ status: 202, body: { status: 'pending', message: 'Job created and queued for processing' } });
+    expect(created.headers.get('x-request-id')).toBe('e2e-request-1');
+    const jobId = created.body.jobId as string;
+
+    const again = await target.call('POST', '/v1/fetcher', body);
+    expect(again).toMatchObject({ status: 200, body: { jobId, message: 'Duplicate request detected - returning existing job' } });
+    // A different metadata value is a different request.
+    const other = await target.call('POST', '/v1/fetcher', { ...body, metadata: { ...body.metadata, run: randomUUID() } });
+    expect(other.status).toBe(202);
+    expect(other.body.jobId).not.toBe(jobId);
+
+    // With a Worker behind it (standalone) the job may already have moved on; its request is the same.
+    const read = await target.call('GET', `/v1/fetcher/${jobId}`);
+    expect(read).toMatchObject({ status: 200, body: { id: jobId, metadata: body.metadata, mappedFields: body.dataRequest.mappedFields } });
+    expect(JOB_STATUSES).toContain(read.body.status);
+    expect(read.body.requestHash).toMatch(/^[0-9a-f]{64}$/);
+    expect((await target.call('GET', `/v1/fetcher/${jobId.replace(/-/g, '').toUpperCase()}`)).body).toMatchObject({ id: jobId });
+  });
+
+  it('answers with the documented error codes', async () => {
+    const post = (body: unknown, headers?: Record<string, string>) => target.call('POST', '/v1/fetcher', body, headers);
+    const mapped = { 'pg-internal': { orders: ['id'] } };
+    expect(await post('{"dataRequest":', { 'content-type': 'application/json' })).toMatchObject({ status: 400, body: { code: 'FET-0001' } });
+    expect(await post({ dataRequest: { mappedFields: mapped }, metadata: { source: 'reporter' } }, { 'content-type': 'text/plain' })).toMatchObject({
+      status: 400,
+      body: { code: 'FET-0001', message: 'unable to parse request body' },
+    });
+    expect(await post({ dataRequest: {}, metadata: { source: 'reporter' } })).toMatchObject({ status: 400, body: { code: 'FET-0402' } });
+    expect(await post({ dataRequest: { mappedFields: {} }, metadata: { source: 'reporter' } })).toMatchObject({ status: 400, body: { code: 'FET-0401' } });
+    expect(await post({ dataRequest: { mappedFields: mapped }, metadata: {} })).toMatchObject({ status: 400, body: { code: 'FET-0402', title: 'Missing Required Field' } });
+    expect(await post({ dataRequest: { mappedFields: { nowhere: { orders: ['id'] } } }, metadata: { source: 'reporter' } })).toMatchObject({
+      status: 400,
+      body: { code: 'FET-1020' },
+    });
+
+    // A stored connection of another product.
+    const connection = await target.call(
+      'POST',
+      '/v1/management/connections',
+      { configName: 'billing-db', type: 'POSTGRESQL', host: POSTGRES.host, port: POSTGRES.port, databaseName: POSTGRES.database, userName: POSTGRES.user, password: 'pw' },
+      { 'X-Product-Name': 'billing' },
+    );
+    expect(connection.status).toBe(201);
+    expect(await post({ dataRequest: { mappedFields: { 'billing-db': { orders: ['id'] } } }, metadata: { source: 'reporter' } })).toMatchObject({
+      status: 400,
+      body: { code: 'FET-1016' },
+    });
+
+    expect(await target.call('GET', '/v1/fetcher/not-a-uuid')).toMatchObject({ status: 400, body: { code: 'FET-0404', message: 'invalid job id' } });
+    expect(await target.call('GET', `/v1/fetcher/${randomUUID()}`)).toMatchObject({ status: 404, body: { code: 'FET-1001' } });
+  });
+});
+
+describe('extraction jobs, production only: the message on RabbitMQ and the dispatch sweep', () => {
   let mongo: MongoTestServer;
   let client: MongoClient;
   let broker: ChannelModel;
@@ -79,7 +157,7 @@ describe('manager: extraction jobs end to end', () => {
       body: JSON.stringify(body),
     });
 
-  it('creates a job over HTTP and hands the Worker a signed, persistent message', async () => {
+  it('hands the Worker one signed, persistent message per job, none for a duplicate', async () => {
     const env = managerEnv(mongo.uri, await freePort(), INTERNAL_PG);
     queues.push(env.RABBITMQ_FETCHER_WORK_QUEUE);
     const app = await manager(env);
@@ -96,10 +174,8 @@ describe('manager: extraction jobs end to end', () => {
     const message = await until(async () => channel.get(env.RABBITMQ_FETCHER_WORK_QUEUE, { noAck: true }), 'the job message');
     expect(message.properties).toMatchObject({ deliveryMode: 2, contentType: 'application/json', headers: { jobId, 'X-Request-Id': 'e2e-request-1' } });
     expect(message.properties.headers?.['x-message-signature']).toBe(signatureOf(env.APP_ENC_KEY, message, env.RABBITMQ_FETCHER_WORK_QUEUE));
+    // The duplicate request published nothing.
     expect(await channel.get(env.RABBITMQ_FETCHER_WORK_QUEUE)).toBe(false);
-
-    const read = await fetch(`${app.baseUrl}/v1/fetcher/${jobId}`);
-    expect(await read.json()).toMatchObject({ id: jobId, status: 'pending', metadata: { source: 'reporter' } });
   });
 
   it('recovers a job whose Manager was killed between the insert and the publish', async () => {

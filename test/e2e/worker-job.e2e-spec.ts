@@ -3,9 +3,21 @@ import { once } from 'node:events';
 import { readdirSync } from 'node:fs';
 import { Client } from 'pg';
 import { type AppProcess, freePort, runApp, startApp } from './support/app-process';
+import { openResult } from './support/result-envelope';
+import { POSTGRES, startTarget, type Target, TARGETS } from './support/targets';
 import {
   jobBody, jobDoc, listObjects, publishJob, readResult, seedConnection, seedJob, signedHeaders, startWorkerWorld, subKey, until, type WorkerWorld,
 } from './support/worker-harness';
+
+/**
+ * A job end to end. Against the production deployment and standalone mode alike, through the
+ * Manager's HTTP API: a job created over HTTP completes, and its result, read from object storage (S3
+ * or the data directory) with nothing but the master key, has the reported HMAC and the fixture's rows.
+ *
+ * Production only, driven by raw messages on RabbitMQ: the job.completed event signed on the events
+ * exchange and the empty spool, a message delivered three times, the Worker's configuration refusal,
+ * its SIGTERM drain on its own /readyz, and host safety with an empty allowlist.
+ */
 
 /** The fixture the extraction must reproduce, in the canonical document's order. */
 const ROWS = [
@@ -13,19 +25,78 @@ const ROWS = [
   { amount: '0.00', created_at: '1999-12-31T23:59:59Z', id: 2, name: 'Grace', tags: null },
 ];
 
-describe('worker: a job end to end', () => {
+const schema = `wk_${randomUUID().slice(0, 8)}`;
+let pg: Client;
+
+beforeAll(async () => {
+  pg = new Client(POSTGRES);
+  await pg.connect();
+  await pg.query(`CREATE SCHEMA ${schema}`);
+  await pg.query(`CREATE TABLE ${schema}.orders (id int PRIMARY KEY, name text, amount numeric(10,2), created_at timestamptz, tags jsonb)`);
+  await pg.query(`INSERT INTO ${schema}.orders VALUES (1, 'Ada <&> "quoted"', 10.5, '2026-01-02T03:04:05.123456Z', '{"b":2,"a":[1,"x"]}'), (2, 'Grace', 0, '1999-12-31T23:59:59Z', NULL)`);
+});
+
+afterAll(async () => {
+  await pg?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
+  await pg?.end();
+});
+
+describe.each(TARGETS)('a job created over HTTP runs to a readable result (%s)', (name) => {
+  let target: Target;
+
+  beforeAll(async () => {
+    target = await startTarget(name, { worker: true });
+    const created = await target.call(
+      'POST',
+      '/v1/management/connections',
+      { configName: 'pg-main', type: 'POSTGRESQL', host: POSTGRES.host, port: POSTGRES.port, databaseName: POSTGRES.database, userName: POSTGRES.user, password: 'not-needed-trust' },
+      { 'X-Product-Name': 'reporter' },
+    );
+    expect(created.status).toBe(201);
+  });
+  afterAll(async () => {
+    await target?.stop();
+  });
+
+  /** Creates a job over HTTP and polls it until it is finished; the Worker reports only through the job. */
+  async function runJob(dataRequest: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const created = await target.call('POST', '/v1/fetcher', { dataRequest, metadata: { source: 'reporter' } });
+    expect(created.status).toBe(202);
+    const jobId = created.body.jobId as string;
+    return until(async () => {
+      const job = (await target.call('GET', `/v1/fetcher/${jobId}`)).body as Record<string, unknown>;
+      return job.status === 'completed' || job.status === 'failed' ? job : undefined;
+    }, 60_000, `job ${jobId} to finish`);
+  }
+
+  it('completes; the master key alone decrypts the result, whose HMAC and rows match', async () => {
+    const job = await runJob({ mappedFields: { 'pg-main': { [`${schema}.orders`]: ['*'] } } });
+    expect(job).toMatchObject({ status: 'completed', resultPath: `external-data/${String(job.id)}.json`, metadata: { source: 'reporter' } });
+    expect(job.completedAt).toEqual(expect.any(String));
+
+    const { plaintext, hmac } = openResult(target.masterKey, await target.readResult(String(job.resultPath)));
+    expect(hmac).toBe(job.resultHmac);
+    expect(JSON.parse(plaintext.toString('utf8'))).toEqual({ 'pg-main': { [`${schema}.orders`]: ROWS } });
+    expect(plaintext.toString('utf8')).toContain('"name":"Ada <&> \\"quoted\\""'); // no HTML escaping
+  });
+
+  it("applies the request's filters and fields", async () => {
+    const job = await runJob({
+      mappedFields: { 'pg-main': { [`${schema}.orders`]: ['id', 'name'] } },
+      filters: { 'pg-main': { [`${schema}.orders`]: { amount: { lt: [1] } } } },
+    });
+    expect(job.status).toBe('completed');
+    const { plaintext } = openResult(target.masterKey, await target.readResult(String(job.resultPath)));
+    expect(JSON.parse(plaintext.toString('utf8'))).toEqual({ 'pg-main': { [`${schema}.orders`]: [{ id: 2, name: 'Grace' }] } });
+  });
+});
+
+describe('worker, production only: raw messages on RabbitMQ', () => {
   let world: WorkerWorld;
-  let pg: Client;
   let worker: AppProcess;
-  const schema = `wk_${randomUUID().slice(0, 8)}`;
 
   beforeAll(async () => {
     world = await startWorkerWorld();
-    pg = new Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' });
-    await pg.connect();
-    await pg.query(`CREATE SCHEMA ${schema}`);
-    await pg.query(`CREATE TABLE ${schema}.orders (id int PRIMARY KEY, name text, amount numeric(10,2), created_at timestamptz, tags jsonb)`);
-    await pg.query(`INSERT INTO ${schema}.orders VALUES (1, 'Ada <&> "quoted"', 10.5, '2026-01-02T03:04:05.123456Z', '{"b":2,"a":[1,"x"]}'), (2, 'Grace', 0, '1999-12-31T23:59:59Z', NULL)`);
     await seedConnection(world.db, { configName: 'pg-main', type: 'POSTGRESQL', host: '127.0.0.1', port: 5432, database: 'test', user: 'postgres', password: 'not-needed-trust' });
     const port = await freePort();
     worker = await startApp('worker', port, world.env({ HEALTH_PORT: String(port) }));
@@ -33,8 +104,6 @@ describe('worker: a job end to end', () => {
 
   afterAll(async () => {
     await worker?.stop();
-    await pg?.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => undefined);
-    await pg?.end();
     await world?.close();
   });
 

@@ -51,6 +51,16 @@ describe('standalone mode (built service and CLI)', () => {
     expect(runFetcher(['result', 'verify', jobId], { FETCHER_DATA_DIR: dataDir }).status).toBe(0);
   });
 
+  it("shows the Manager's and the Worker's metrics on one /metrics, each metric once", async () => {
+    const text = await (await fetch(`${service!.baseUrl}/metrics`)).text();
+    expect(text).toMatch(/^http_requests_total\{method="POST",route="\/v1\/fetcher",status_code="202"\} 1$/m);
+    expect(text).toMatch(/^fetcher_worker_jobs_total\{status="completed"\} 1$/m);
+    expect(text).toMatch(/^fetcher_manager_\w+/m);
+    const help = text.split('\n').filter((line) => line.startsWith('# HELP '));
+    expect(help.filter((line) => line.startsWith('# HELP process_cpu_user_seconds_total '))).toHaveLength(1);
+    expect(new Set(help).size).toBe(help.length);
+  });
+
   it('exits 1 without printing anything when the stored bytes were altered', async () => {
     const job = (await call('GET', `/v1/fetcher/${jobId}`)).body;
     const stored = Buffer.from(readFileSync(join(dataDir, 'objects', job.resultPath), 'utf8'), 'base64');

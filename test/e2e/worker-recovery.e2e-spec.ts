@@ -9,6 +9,11 @@ import {
 
 const BIG_ROWS = 600_000;
 
+/**
+ * Production only: a second Worker taking over the lease of one killed with SIGKILL, and object
+ * storage (s3rver) going away mid-job. Standalone mode has one Worker in one process and keeps results
+ * on the local disk, so neither can happen there; its own crash recovery is in standalone.e2e-spec.ts.
+ */
 describe('worker: crashes and storage outages', () => {
   let world: WorkerWorld;
   let pg: Client;

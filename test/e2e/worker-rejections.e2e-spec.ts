@@ -11,6 +11,12 @@ async function rejected(worker: AppProcess, reason: string): Promise<number> {
   return line ? Number(line.split(' ').at(-1)) : 0;
 }
 
+/**
+ * Production only: the Worker's own /readyz on MongoDB, RabbitMQ and S3, and raw messages published
+ * straight to RabbitMQ (expired, malformed, for unknown jobs) with their dead letters. In standalone
+ * mode the Worker serves no HTTP and only the Manager in the same process publishes, so no such
+ * message can reach its queue.
+ */
 describe('worker: messages that fail verification are dead-lettered with their reason', () => {
   let world: WorkerWorld;
   let worker: AppProcess;

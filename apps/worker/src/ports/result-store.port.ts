@@ -1,3 +1,14 @@
+import type { Readable } from 'node:stream';
+
+/**
+ * Bytes that can be read again from the start, once per attempt, without being held in memory
+ * (a range of the spool file). `open()` returns a fresh stream of exactly `length` bytes.
+ */
+export interface ReplayableBody {
+  readonly length: number;
+  open(): Readable;
+}
+
 /**
  * S3-compatible object storage for results. Nothing becomes visible under `key` until `putObject`
  * or `completeMultipart` succeeds; `abortMultipart` discards every uploaded part.
@@ -9,5 +20,11 @@ export interface ResultStore {
   uploadPart(key: string, uploadId: string, partNumber: number, body: Buffer): Promise<string>;
   completeMultipart(key: string, uploadId: string, parts: readonly { partNumber: number; etag: string }[]): Promise<void>;
   abortMultipart(key: string, uploadId: string): Promise<void>;
+  /**
+   * Streaming forms of `putObject` and `uploadPart`. A store that has them is sent each body straight
+   * from the spool file, so no part is ever held in memory whole; a store without them gets Buffers.
+   */
+  putObjectFrom?(key: string, body: ReplayableBody): Promise<void>;
+  uploadPartFrom?(key: string, uploadId: string, partNumber: number, body: ReplayableBody): Promise<string>;
 }
 export const RESULT_STORE = Symbol('ResultStore');

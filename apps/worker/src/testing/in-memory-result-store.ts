@@ -1,6 +1,19 @@
-import type { ResultStore } from '../ports/result-store.port';
+import type { ReplayableBody, ResultStore } from '../ports/result-store.port';
 
-/** Objects and multipart uploads in memory; `failWith` makes the next N calls of an operation fail. */
+async function readAll(body: ReplayableBody): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body.open()) chunks.push(chunk as Buffer);
+  const bytes = Buffer.concat(chunks);
+  if (bytes.length !== body.length) throw new Error(`body is ${bytes.length} bytes, announced ${body.length}`);
+  return bytes;
+}
+
+/**
+ * Objects and multipart uploads in memory; `failNext` makes the next N calls of an operation fail.
+ * With `streaming` (the default) it also takes streamed bodies, as the S3 store does; without, it
+ * takes Buffers only, as the standalone service's filesystem store does. Calls are recorded under
+ * the same names either way.
+ */
 export class InMemoryResultStore implements ResultStore {
   readonly objects = new Map<string, Buffer>();
   readonly uploads = new Map<string, { key: string; parts: Map<number, Buffer> }>();
@@ -8,6 +21,14 @@ export class InMemoryResultStore implements ResultStore {
   aborted = 0;
   readonly failures = new Map<string, number>();
   #ids = 0;
+  readonly putObjectFrom?: (key: string, body: ReplayableBody) => Promise<void>;
+  readonly uploadPartFrom?: (key: string, uploadId: string, partNumber: number, body: ReplayableBody) => Promise<string>;
+
+  constructor(options: { streaming?: boolean } = {}) {
+    if (options.streaming === false) return;
+    this.putObjectFrom = async (key, body) => this.putObject(key, await readAll(body));
+    this.uploadPartFrom = async (key, uploadId, partNumber, body) => this.uploadPart(key, uploadId, partNumber, await readAll(body));
+  }
 
   failNext(operation: 'putObject' | 'createMultipart' | 'uploadPart' | 'completeMultipart' | 'abortMultipart', times = 1): void {
     this.failures.set(operation, times);

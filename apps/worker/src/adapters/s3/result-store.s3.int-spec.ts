@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, type S3Client } from '@aws-sdk/client-s3';
 import { createS3Client, S3ResultStore } from './result-store.s3';
 
@@ -49,6 +50,22 @@ describe('S3ResultStore against s3rver', () => {
     const e2 = await sut.uploadPart(key, id, 2, part2);
     const e1 = await sut.uploadPart(key, id, 1, part1);
     expect(await keys()).not.toContain(key);
+    await sut.completeMultipart(key, id, [{ partNumber: 1, etag: e1 }, { partNumber: 2, etag: e2 }]);
+    expect((await read(key)).equals(Buffer.concat([part1, part2]))).toBe(true);
+  });
+
+  it('stores streamed bodies byte for byte, as one object and as parts', async () => {
+    const streamed = (bytes: Buffer) => ({ length: bytes.length, open: () => Readable.from([bytes.subarray(0, 7), bytes.subarray(7)]) });
+    const small = Buffer.from('QUJD'.repeat(3000));
+    await sut.putObjectFrom('a/external-data/4.json', streamed(small));
+    expect((await read('a/external-data/4.json')).equals(small)).toBe(true);
+
+    const key = 'a/external-data/5.json';
+    const id = await sut.createMultipart(key);
+    const part1 = Buffer.alloc(5 * 1024 * 1024, 'B');
+    const part2 = Buffer.from('streamed tail');
+    const e1 = await sut.uploadPartFrom(key, id, 1, streamed(part1));
+    const e2 = await sut.uploadPartFrom(key, id, 2, streamed(part2));
     await sut.completeMultipart(key, id, [{ partNumber: 1, etag: e1 }, { partNumber: 2, etag: e2 }]);
     expect((await read(key)).equals(Buffer.concat([part1, part2]))).toBe(true);
   });

@@ -7,7 +7,8 @@ import {
   S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import type { ResultStore } from '../../ports/result-store.port';
+import type { ReplayableBody, ResultStore } from '../../ports/result-store.port';
+import { reopenBodyOnRetry } from './replayable-body';
 
 export interface S3Settings {
   readonly endpoint?: string;
@@ -57,6 +58,12 @@ export class S3ResultStore implements ResultStore {
     await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: body.length, ContentType: 'application/octet-stream' }));
   }
 
+  async putObjectFrom(key: string, body: ReplayableBody): Promise<void> {
+    const command = new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body.open(), ContentLength: body.length, ContentType: 'application/octet-stream' });
+    reopenBodyOnRetry(command, body);
+    await this.client.send(command);
+  }
+
   async createMultipart(key: string): Promise<string> {
     const out = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: 'application/octet-stream' }));
     if (!out.UploadId) throw new Error('object storage returned no upload id');
@@ -67,6 +74,14 @@ export class S3ResultStore implements ResultStore {
     const out = await this.client.send(
       new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body, ContentLength: body.length }),
     );
+    if (!out.ETag) throw new Error('object storage returned no part ETag');
+    return out.ETag;
+  }
+
+  async uploadPartFrom(key: string, uploadId: string, partNumber: number, body: ReplayableBody): Promise<string> {
+    const command = new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body.open(), ContentLength: body.length });
+    reopenBodyOnRetry(command, body);
+    const out = await this.client.send(command);
     if (!out.ETag) throw new Error('object storage returned no part ETag');
     return out.ETag;
   }

@@ -15,13 +15,16 @@ function decrypt(object: Buffer): Buffer {
   return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]);
 }
 
-describe(EncryptingResultSink.name, () => {
+describe.each([
+  ['streamed from the spool', true],
+  ['as Buffers', false],
+])(`${EncryptingResultSink.name}, bodies %s`, (_how, streaming) => {
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'sink-spec-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
   const setup = (partBytes: number) => {
-    const store = new InMemoryResultStore();
+    const store = new InMemoryResultStore({ streaming });
     const spoolPath = join(dir, 'spool', 'job-token.b64');
     const sleeps: number[] = [];
     const sut = new EncryptingResultSink(store, { objectKey: 'p/acme/external-data/j.json', resultPath: 'acme/external-data/j.json', spoolPath }, keys, {

@@ -1,8 +1,12 @@
 import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { Readable } from 'node:stream';
+import type { ReplayableBody } from '../../ports/result-store.port';
 
 /** Text buffered in memory before one write to the file. */
 const FLUSH_BYTES = 1 << 20;
+/** Read size when a range is streamed to object storage: small, so a part in flight costs little memory. */
+const RANGE_READ_BYTES = 64 * 1024;
 
 /**
  * The on-disk copy of one result's base64 text (ciphertext only), so that an upload part can be
@@ -84,6 +88,20 @@ export class SpoolFile {
       done += bytesRead;
     }
     return buffer;
+  }
+
+  /**
+   * `[start, start + length)` of the flushed bytes as a body that each attempt reads afresh from the
+   * file (positional reads on the open handle, which the stream never closes).
+   */
+  range(start: number, length: number): ReplayableBody {
+    return {
+      length,
+      open: () =>
+        length === 0
+          ? Readable.from([])
+          : this.#open().createReadStream({ start, end: start + length - 1, autoClose: false, highWaterMark: RANGE_READ_BYTES }),
+    };
   }
 
   /** Closes and deletes the file; never throws. */

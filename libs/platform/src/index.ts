@@ -51,7 +51,7 @@ export { MetricsRegistry, READYZ_BUCKETS_MS } from './metrics/metrics-registry';
 // Logging
 export { loggerModuleOptions, type LoggerOptions } from './logging/logger-options';
 export { REDACTED, redactObject, redactSecrets, redactUrls } from './logging/redact';
-export { fastifyRequestIdOptions, REQUEST_ID_HEADER, requestIdFrom, RequestIdMiddleware } from './logging/request-id';
+export { REQUEST_ID_HEADER, requestIdFrom } from './logging/request-id';
 
 // Telemetry
 export {

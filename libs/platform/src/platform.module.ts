@@ -1,22 +1,31 @@
-import { type DynamicModule, Global, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
-import { APP_GUARD } from '@nestjs/core';
+import { type DynamicModule, Global, Inject, Module, type NestModule, Optional } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { PARAMS_PROVIDER_TOKEN, type Params } from 'nestjs-pino';
+import { installRequestHooks } from './http/request-hooks';
 import { Lifecycle } from './lifecycle/lifecycle';
-import { RequestIdMiddleware } from './logging/request-id';
-import { HttpMetricsMiddleware, RouteLabelGuard } from './metrics/http-metrics';
+import { RequestLogging } from './logging/request-logging';
 import { MetricsRegistry } from './metrics/metrics-registry';
 import { PLATFORM_OPTIONS, type PlatformOptions } from './readiness/platform-options';
 import { Readiness } from './readiness/readiness.service';
-import { HttpTracingMiddleware } from './telemetry/http-tracing.middleware';
 import { SystemController } from './readiness/system.controller';
 
 /**
  * What operators see of every Fetcher process: `/health`, `/readyz`, `/readyz/tenant/:id`, `/metrics`,
- * `/version`, request ids (`X-Request-Id` echoed), HTTP request metrics, and the `Lifecycle` (drain flag, shared abort signal, subsystems).
- * Global, so any module can inject `Lifecycle` and `MetricsRegistry`.
+ * `/version`, request ids (`X-Request-Id` echoed), request logging (with nestjs-pino's LoggerModule
+ * and `loggerModuleOptions`), HTTP request metrics and spans, and the `Lifecycle` (drain flag, shared
+ * abort signal, subsystems). Global, so any module can inject `Lifecycle` and `MetricsRegistry`.
  */
 @Global()
 @Module({})
 export class PlatformModule implements NestModule {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    @Inject(PLATFORM_OPTIONS) private readonly options: PlatformOptions,
+    private readonly metrics: MetricsRegistry,
+    @Optional() @Inject(PARAMS_PROVIDER_TOKEN) private readonly logParams?: Params,
+  ) {}
+
   static forRoot(options: PlatformOptions): DynamicModule {
     return {
       module: PlatformModule,
@@ -26,14 +35,19 @@ export class PlatformModule implements NestModule {
         { provide: MetricsRegistry, useValue: options.metricsRegistry ?? new MetricsRegistry() },
         Lifecycle,
         Readiness,
-        RouteLabelGuard,
-        { provide: APP_GUARD, useExisting: RouteLabelGuard },
       ],
       exports: [PLATFORM_OPTIONS, MetricsRegistry, Lifecycle, Readiness],
     };
   }
 
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RequestIdMiddleware, HttpMetricsMiddleware, HttpTracingMiddleware).forRoutes('*');
+  /** Nest calls this for HTTP applications only, before their routes are registered. */
+  configure(): void {
+    const adapter = this.adapterHost.httpAdapter;
+    if (adapter.getType() !== 'fastify') throw new Error('PlatformModule serves HTTP on Fastify only');
+    installRequestHooks(adapter.getInstance<FastifyInstance>(), {
+      metrics: this.metrics,
+      ...(this.logParams ? { logging: new RequestLogging(this.logParams) } : {}),
+      ...(this.options.telemetry ? { telemetry: this.options.telemetry } : {}),
+    });
   }
 }

@@ -1,6 +1,6 @@
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { fastifyRequestIdOptions, type Telemetry } from '@fetcher/platform';
+import { type Telemetry } from '@fetcher/platform';
 import { Logger } from 'nestjs-pino';
 import type { ManagerConfig } from '../config/manager.config';
 import { type ManagerInfrastructure, ManagerModule } from '../manager.module';
@@ -29,7 +29,7 @@ export interface ManagerAppOptions {
  * missing or wrong content type is the contract's 400/FET-0001 and not Fastify's 415.
  */
 export async function createManagerApp(config: ManagerConfig, options: ManagerAppOptions = {}): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, ...fastifyRequestIdOptions });
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES });
   const app = await NestFactory.create<NestFastifyApplication>(ManagerModule.forRoot(config, {
       ...(options.redisKeyPrefix === undefined ? {} : { redisKeyPrefix: options.redisKeyPrefix }),
       ...(options.infrastructure === undefined ? {} : { infrastructure: options.infrastructure }),

@@ -1,11 +1,11 @@
-import { Controller, Get, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { Controller, Get, Module, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger, LoggerModule, PinoLogger } from 'nestjs-pino';
 import { type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { PlatformModule } from '../platform.module';
 import { loggerModuleOptions } from './logger-options';
-import { fastifyRequestIdOptions, RequestIdMiddleware } from './request-id';
 
 const PASSWORD = 'Sup3r-s3cret!pw';
 const DSN = `postgres://reporter:${PASSWORD}@db.internal:5432/sales`;
@@ -26,17 +26,25 @@ describe('loggerModuleOptions in a Fastify app', () => {
       this.logger.error({ err: new Error(`auth failed: ${DSN} password=${PASSWORD}`) }, 'test failed');
       return { ok: true };
     }
-  }
 
-  @Module({ imports: [LoggerModule.forRoot(loggerModuleOptions({ level: 'info', service: 'manager', destination: sink }))], controllers: [LeakyController] })
-  class LoggingTestModule implements NestModule {
-    configure(consumer: MiddlewareConsumer) {
-      consumer.apply(RequestIdMiddleware).forRoutes('*');
+    @Get('fail')
+    fail(): never {
+      throw new Error(`lost ${DSN}`);
     }
   }
 
+  // As the apps mount them: the request side of logging comes with PlatformModule.
+  @Module({
+    imports: [
+      LoggerModule.forRoot(loggerModuleOptions({ level: 'info', service: 'manager', destination: sink })),
+      PlatformModule.forRoot({ service: 'manager', version: '0.0.0', deploymentMode: 'local', drainDelaySec: 0, probes: [] }),
+    ],
+    controllers: [LeakyController],
+  })
+  class LoggingTestModule {}
+
   beforeAll(async () => {
-    app = await NestFactory.create<NestFastifyApplication>(LoggingTestModule, new FastifyAdapter(fastifyRequestIdOptions), { bufferLogs: true });
+    app = await NestFactory.create<NestFastifyApplication>(LoggingTestModule, new FastifyAdapter(), { bufferLogs: true });
     app.useLogger(app.get(Logger));
     await app.listen(0, '127.0.0.1');
     url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
@@ -58,6 +66,12 @@ describe('loggerModuleOptions in a Fastify app', () => {
     }
   });
 
+  it('logs an answer from status 500 on as `request errored`, with the request id', async () => {
+    await fetch(`${url}/fail`, { headers: { 'X-Request-Id': 'req-fail' } });
+    const line = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.requestId === 'req-fail' && l.msg === 'request errored');
+    expect(line).toMatchObject({ level: 30, req: { id: 'req-fail', method: 'GET', url: '/fail' }, res: { statusCode: 500 }, responseTime: expect.any(Number) });
+  });
+
   it('never writes the planted password, DSN, certificate or bearer token', () => {
     const all = lines.join('\n');
     expect(lines.length).toBeGreaterThan(6);
@@ -67,3 +81,50 @@ describe('loggerModuleOptions in a Fastify app', () => {
     expect(all).toContain('postgres://[REDACTED]@db.internal:5432/sales');
   });
 });
+
+describe('loggerModuleOptions at a level above info', () => {
+  const lines: string[] = [];
+  const sink = new Writable({ write(chunk: Buffer, _enc, done) { lines.push(...chunk.toString('utf8').split('\n').filter(Boolean)); done(); } });
+  let app: NestFastifyApplication;
+  let url: string;
+
+  @Controller()
+  class QuietController {
+    constructor(private readonly logger: PinoLogger) {}
+    @Get('quiet')
+    quiet(): { ok: true } {
+      this.logger.info('not written');
+      this.logger.error('written, with the request');
+      return { ok: true };
+    }
+  }
+
+  beforeAll(async () => {
+    const module: Type = createModule('error', sink, QuietController);
+    app = await NestFactory.create<NestFastifyApplication>(module, new FastifyAdapter(), { logger: false });
+    await app.listen(0, '127.0.0.1');
+    url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+  });
+  afterAll(() => app.close());
+
+  it('writes no request lines, still echoes the id and still ties the request\'s own lines to it', async () => {
+    const res = await fetch(`${url}/quiet`, { headers: { 'X-Request-Id': 'req-quiet' } });
+    await fetch(`${url}/health`);
+    expect(res.headers.get('x-request-id')).toBe('req-quiet');
+    expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
+      expect.objectContaining({ level: 50, requestId: 'req-quiet', req: { id: 'req-quiet', method: 'GET', url: '/quiet' }, msg: 'written, with the request' }),
+    ]);
+  });
+});
+
+function createModule(level: string, sink: Writable, controller: Type): Type {
+  @Module({
+    imports: [
+      LoggerModule.forRoot(loggerModuleOptions({ level, service: 'worker', destination: sink })),
+      PlatformModule.forRoot({ service: 'worker', version: '0.0.0', deploymentMode: 'local', drainDelaySec: 0, probes: [] }),
+    ],
+    controllers: [controller],
+  })
+  class QuietModule {}
+  return QuietModule;
+}

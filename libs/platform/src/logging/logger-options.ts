@@ -1,7 +1,5 @@
-import { type IncomingMessage, type ServerResponse } from 'node:http';
 import { type Params } from 'nestjs-pino';
 import { redactObject, redactSecrets, REDACTED } from './redact';
-import { REQUEST_ID_HEADER, requestIdFrom } from './request-id';
 
 export interface LoggerOptions {
   readonly level: string;
@@ -18,11 +16,12 @@ const REDACT_PATHS = [
 ];
 
 /**
- * nestjs-pino options for both apps: JSON lines with `service`, the request id accepted from
- * `X-Request-Id` or generated (UUIDv7) and echoed in the response, and secrets removed twice: by
- * path (pino's redaction) and by pattern (DSN userinfo, password assignments, bearer tokens, PEM
- * blocks, secret-named keys at any depth). On Fastify, also pass `fastifyRequestIdOptions` to the
- * adapter, or Fastify's own ids win.
+ * nestjs-pino options for both apps: JSON lines with `service`, and secrets removed twice: by path
+ * (pino's redaction) and by pattern (DSN userinfo, password assignments, bearer tokens, PEM blocks,
+ * secret-named keys at any depth). The request side (request id, the request's logging scope, the
+ * `request completed` line) is PlatformModule's, in Fastify hooks built from these same options:
+ * nestjs-pino's own middleware is switched off, as it ran pino-http through Nest's middleware layer
+ * and built two child loggers for every request whether anything was logged or not.
  */
 export function loggerModuleOptions(options: LoggerOptions): Params {
   return {
@@ -32,12 +31,6 @@ export function loggerModuleOptions(options: LoggerOptions): Params {
         base: { service: options.service },
         messageKey: 'msg',
         redact: { paths: REDACT_PATHS, censor: REDACTED },
-        genReqId: (req: IncomingMessage, res: ServerResponse) => {
-          const id = requestIdFrom(req.headers['x-request-id']);
-          res.setHeader(REQUEST_ID_HEADER, id);
-          return id;
-        },
-        customProps: (req: IncomingMessage & { id?: unknown }) => ({ requestId: req.id }),
         serializers: {
           // Method and path only: query strings and headers can carry tokens.
           req: (req: { id?: unknown; method?: string; url?: string }) => ({ id: req.id, method: req.method, url: redactSecrets((req.url ?? '').split('?')[0] ?? '') }),
@@ -51,11 +44,24 @@ export function loggerModuleOptions(options: LoggerOptions): Params {
         hooks: {
           // Message strings and interpolation arguments go through the same pattern pass.
           logMethod(args: unknown[], method: (...a: unknown[]) => void) {
-            method.apply(this, args.map((arg) => (typeof arg === 'string' ? redactSecrets(arg) : arg)));
+            method.apply(this, withCleanErrorMessage(args.map((arg) => (typeof arg === 'string' ? redactSecrets(arg) : arg))));
           },
         },
       },
       options.destination ?? process.stdout,
     ],
+    forRoutes: [],
   };
+}
+
+/**
+ * Without a message, pino uses the message of the logged Error (or of its `err` field) as it is,
+ * after this hook has run: give it the cleaned one instead (Nest's exception handler logs that way).
+ */
+function withCleanErrorMessage(args: unknown[]): unknown[] {
+  // nestjs-pino passes `(object, undefined)` for Nest's `error(message, stack)` calls.
+  if (args.length > 2 || args[1] !== undefined) return args;
+  const [first] = args;
+  const error = first instanceof Error ? first : typeof first === 'object' && first !== null ? (first as { err?: unknown }).err : undefined;
+  return error instanceof Error ? [first, redactSecrets(error.message)] : args;
 }

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { reapOnExit } from './child-reaper';
 
 const ROOT = join(__dirname, '..', '..', '..');
 
@@ -27,11 +28,11 @@ export async function freePort(): Promise<number> {
 
 /** Runs a built app (`node apps/<name>/dist/main.js`) with only the given environment plus PATH. */
 export function runApp(name: 'manager' | 'worker', env: Record<string, string>): ChildProcess {
-  return spawn(process.execPath, [join(ROOT, 'apps', name, 'dist', 'main.js')], {
+  return reapOnExit(spawn(process.execPath, [join(ROOT, 'apps', name, 'dist', 'main.js')], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }));
 }
 
 /** Starts a built app and resolves once `GET <healthPath>` answers 200. */

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync, type SpawnSyncReturns } from 'node
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { reapOnExit } from './child-reaper';
 
 export const ROOT = join(__dirname, '..', '..', '..');
 export const STANDALONE_MAIN = join(ROOT, 'apps', 'standalone', 'dist', 'standalone', 'src', 'main.js');
@@ -19,11 +20,11 @@ export interface StandaloneProcess {
 
 /** Runs the built standalone service on `port` with `dataDir`, and resolves once `/readyz` answers 200. */
 export async function startStandaloneProcess(port: number, dataDir: string, env: Record<string, string> = {}): Promise<StandaloneProcess> {
-  const child = spawn(process.execPath, [STANDALONE_MAIN], {
+  const child = reapOnExit(spawn(process.execPath, [STANDALONE_MAIN], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', FETCHER_DATA_DIR: dataDir, SERVER_ADDRESS: `127.0.0.1:${port}`, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }));
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));

@@ -19,10 +19,14 @@ export class PluginAuthGuard implements CanActivate {
     private readonly reflector: Reflector,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  /** Synchronous when there is nothing to ask: Nest awaits only a promise, and this runs on every protected call. */
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
+    if (!pluginAuthActive(this.options)) return true;
     const requirement = this.reflector.getAllAndOverride<AuthorizeRequirement | undefined>(AUTHORIZE_METADATA, [context.getHandler(), context.getClass()]);
-    if (!requirement || !pluginAuthActive(this.options)) return true;
+    return requirement ? this.authorize(context, requirement, this.options.address) : true;
+  }
 
+  private async authorize(context: ExecutionContext, requirement: AuthorizeRequirement, address: string): Promise<boolean> {
     const req = context.switchToHttp().getRequest<{ headers: Record<string, string | string[] | undefined> }>();
     const raw = req.headers.authorization;
     const header = Array.isArray(raw) ? raw[0] : raw;
@@ -34,7 +38,7 @@ export class PluginAuthGuard implements CanActivate {
     let response: Response;
     let text: string;
     try {
-      response = await fetch(`${this.options.address.replace(/\/+$/, '')}/v1/authorize`, {
+      response = await fetch(`${address.replace(/\/+$/, '')}/v1/authorize`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Authorization: header ?? '' },
         body: JSON.stringify({ sub: subject.subject, resource: requirement.resource, action: requirement.action }),

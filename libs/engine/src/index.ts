@@ -26,6 +26,7 @@ export { createEngine, type Engine, type EngineOptions } from './engine';
 export type { TestConnectionResult } from './connections/connection-tester';
 export { createTenantContext, isTenantId } from './tenant';
 export { withConnectionSecrets } from './connections/secrets';
+export { ReadOnlyConnectionStore } from './connections/read-only-connection-store';
 export {
   normaliseFilterValue,
   parseInstant,

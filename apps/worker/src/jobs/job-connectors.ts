@@ -1,12 +1,11 @@
 import {
   type ConnectionDescriptor,
-  type ConnectionStore,
   type Connector,
   type ConnectorFactory,
   type ConnectorRegistry,
   type CursorItem,
-  EngineError,
   type QueryRequest,
+  ReadOnlyConnectionStore,
   type RowCursor,
   type SchemaSnapshot,
   type TenantContext,
@@ -24,7 +23,7 @@ export class ProgressCounter {
  * (the engine closes what it builds, so it receives a handle whose close does nothing), and closed
  * by `closeAll()` when the job ends. Also the job's read-only connection store.
  */
-export class JobConnectors implements ConnectorRegistry, ConnectionStore {
+export class JobConnectors extends ReadOnlyConnectionStore implements ConnectorRegistry {
   readonly progress = new ProgressCounter();
   readonly #byName = new Map<string, ConnectionDescriptor>();
   readonly #built = new Map<string, Connector>();
@@ -33,6 +32,7 @@ export class JobConnectors implements ConnectorRegistry, ConnectionStore {
     private readonly registry: ConnectorRegistry,
     descriptors: readonly ConnectionDescriptor[],
   ) {
+    super('the worker does not change connections');
     for (const d of descriptors) this.#byName.set(d.configName, d);
   }
 
@@ -68,31 +68,6 @@ export class JobConnectors implements ConnectorRegistry, ConnectionStore {
   findById(_tenant: TenantContext, id: string): Promise<ConnectionDescriptor | undefined> {
     return Promise.resolve([...this.#byName.values()].find((d) => d.id === id));
   }
-
-  listPaged(): Promise<{ items: readonly ConnectionDescriptor[]; total: number }> {
-    const items = [...this.#byName.values()];
-    return Promise.resolve({ items, total: items.length });
-  }
-
-  create(): Promise<void> {
-    return readOnly();
-  }
-  update(): Promise<void> {
-    return readOnly();
-  }
-  delete(): Promise<void> {
-    return readOnly();
-  }
-  updateById(): Promise<void> {
-    return readOnly();
-  }
-  deleteById(): Promise<void> {
-    return readOnly();
-  }
-}
-
-function readOnly(): Promise<never> {
-  return Promise.reject(new EngineError('validation', 'the worker does not change connections'));
 }
 
 class SharedConnector implements Connector {

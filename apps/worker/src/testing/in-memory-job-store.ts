@@ -1,4 +1,5 @@
 import type { JobLease, JobProgress, JobRecord, JobStatus, JobStore, TerminalGuard, TerminalWrite } from '../ports/job-store.port';
+import { awaitsEvent, canAcquire, guardAdmits, holdsLease, isAbandoned, jobRecordOf } from '../ports/job-store.rules';
 
 interface StoredJob {
   id: string;
@@ -28,29 +29,29 @@ export class InMemoryJobStore implements JobStore {
   find(jobId: string): Promise<JobRecord | undefined> {
     if (this.failFind) return Promise.reject(new Error('database down'));
     const job = this.jobs.get(jobId);
-    return Promise.resolve(job ? snapshot(job) : undefined);
+    return Promise.resolve(job ? jobRecordOf(job) : undefined);
   }
 
   acquire(jobId: string, lease: JobLease, now: Date): Promise<JobRecord | undefined> {
     const job = this.jobs.get(jobId);
-    const free = job && (job.status === 'pending' || (job.status === 'processing' && (!job.lease || job.lease.expiresAt < now)));
+    const free = job && canAcquire(job, now);
     if (!job || !free) return Promise.resolve(undefined);
     job.status = 'processing';
     job.lease = { ...lease };
     delete job.completedAt;
-    return Promise.resolve(snapshot(job));
+    return Promise.resolve(jobRecordOf(job));
   }
 
   renew(jobId: string, token: string, expiresAt: Date): Promise<boolean> {
     const job = this.jobs.get(jobId);
-    if (!job || job.status !== 'processing' || job.lease?.token !== token) return Promise.resolve(false);
+    if (!job || !holdsLease(job, token)) return Promise.resolve(false);
     job.lease = { ...job.lease, expiresAt };
     return Promise.resolve(true);
   }
 
   writeProgress(jobId: string, token: string, progress: JobProgress): Promise<void> {
     const job = this.jobs.get(jobId);
-    if (job && job.status === 'processing' && job.lease?.token === token) {
+    if (job && holdsLease(job, token)) {
       job.progress = progress;
       this.progressWrites.push(progress);
     }
@@ -59,7 +60,7 @@ export class InMemoryJobStore implements JobStore {
 
   writeTerminal(jobId: string, guard: TerminalGuard, write: TerminalWrite): Promise<boolean> {
     const job = this.jobs.get(jobId);
-    if (!job || !matches(job, guard)) return Promise.resolve(false);
+    if (!job || !guardAdmits(job, guard)) return Promise.resolve(false);
     job.status = write.status;
     job.completedAt = write.completedAt;
     if (write.resultPath) job.resultPath = write.resultPath;
@@ -81,38 +82,12 @@ export class InMemoryJobStore implements JobStore {
   }
 
   pendingEvents(limit: number): Promise<JobRecord[]> {
-    const found = [...this.jobs.values()].filter((j) => j.metadata.terminalEventPending === true && (j.status === 'completed' || j.status === 'failed'));
-    return Promise.resolve(found.slice(0, limit).map(snapshot));
+    const found = [...this.jobs.values()].filter(awaitsEvent);
+    return Promise.resolve(found.slice(0, limit).map(jobRecordOf));
   }
 
   abandoned(now: Date, ttlMs: number, leaselessAgeMs: number): Promise<JobRecord[]> {
-    const found = [...this.jobs.values()].filter(
-      (j) =>
-        j.status === 'processing' &&
-        (j.lease ? j.lease.expiresAt.getTime() < now.getTime() - ttlMs : j.createdAt.getTime() < now.getTime() - leaselessAgeMs),
-    );
-    return Promise.resolve(found.map(snapshot));
+    const found = [...this.jobs.values()].filter((j) => isAbandoned(j, now, ttlMs, leaselessAgeMs));
+    return Promise.resolve(found.map(jobRecordOf));
   }
-}
-
-function matches(job: StoredJob, guard: TerminalGuard): boolean {
-  switch (guard.kind) {
-    case 'lease':
-      return job.status === 'processing' && job.lease?.token === guard.token;
-    case 'pending':
-      return job.status === 'pending';
-    case 'observed':
-      return job.status === 'processing' && job.lease?.token === guard.token;
-  }
-}
-
-function snapshot(job: StoredJob): JobRecord {
-  return structuredClone({
-    id: job.id,
-    status: job.status,
-    metadata: job.metadata,
-    createdAt: job.createdAt,
-    ...(job.completedAt ? { completedAt: job.completedAt } : {}),
-    ...(job.lease ? { lease: job.lease } : {}),
-  });
 }

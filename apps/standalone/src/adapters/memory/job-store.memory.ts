@@ -1,5 +1,6 @@
 import type { JobLease, JobProgress, JobRecord, JobStore, TerminalGuard, TerminalWrite } from '../../../../worker/src/ports/job-store.port';
-import type { JobTable, StoredJob } from './job-table';
+import type { JobTable } from './job-table';
+import { awaitsEvent, canAcquire, guardAdmits, holdsLease, isAbandoned, jobRecordOf } from '../../../../worker/src/ports/job-store.rules';
 
 /**
  * The Worker's job store over the standalone job table, with the conditional semantics of the
@@ -11,23 +12,23 @@ export class MemoryJobStore implements JobStore {
 
   find(jobId: string): Promise<JobRecord | undefined> {
     const job = this.table.get(jobId);
-    return Promise.resolve(job ? toRecord(job) : undefined);
+    return Promise.resolve(job ? jobRecordOf(job) : undefined);
   }
 
   async acquire(jobId: string, lease: JobLease, now: Date): Promise<JobRecord | undefined> {
     const job = this.table.get(jobId);
-    const free = job && (job.status === 'pending' || (job.status === 'processing' && (!job.lease || job.lease.expiresAt.getTime() < now.getTime())));
+    const free = job && canAcquire(job, now);
     if (!job || !free) return undefined;
     job.status = 'processing';
     job.lease = { ...lease };
     job.completedAt = null;
     await this.table.persist(jobId);
-    return toRecord(job);
+    return jobRecordOf(job);
   }
 
   async renew(jobId: string, token: string, expiresAt: Date): Promise<boolean> {
     const job = this.table.get(jobId);
-    if (!job || job.status !== 'processing' || job.lease?.token !== token) return false;
+    if (!job || !holdsLease(job, token)) return false;
     job.lease = { ...job.lease, expiresAt };
     await this.table.persist(jobId);
     return true;
@@ -35,14 +36,14 @@ export class MemoryJobStore implements JobStore {
 
   async writeProgress(jobId: string, token: string, progress: JobProgress): Promise<void> {
     const job = this.table.get(jobId);
-    if (!job || job.status !== 'processing' || job.lease?.token !== token) return;
+    if (!job || !holdsLease(job, token)) return;
     job.progress = { ...progress };
     await this.table.persist(jobId);
   }
 
   async writeTerminal(jobId: string, guard: TerminalGuard, write: TerminalWrite): Promise<boolean> {
     const job = this.table.get(jobId);
-    if (!job || !matches(job, guard)) return false;
+    if (!job || !guardAdmits(job, guard)) return false;
     job.status = write.status;
     job.completedAt = write.completedAt;
     if (write.resultPath) job.resultPath = write.resultPath;
@@ -71,41 +72,15 @@ export class MemoryJobStore implements JobStore {
     const cap = limit <= 0 || limit > 50 ? 10 : limit;
     const found = this.table
       .all()
-      .filter((j) => j.metadata.terminalEventPending === true && (j.status === 'completed' || j.status === 'failed'))
+      .filter(awaitsEvent)
       .sort((a, b) => (a.completedAt?.getTime() ?? 0) - (b.completedAt?.getTime() ?? 0) || a.createdAt.getTime() - b.createdAt.getTime());
-    return Promise.resolve(found.slice(0, cap).map(toRecord));
+    return Promise.resolve(found.slice(0, cap).map(jobRecordOf));
   }
 
   abandoned(now: Date, ttlMs: number, leaselessAgeMs: number): Promise<JobRecord[]> {
     const found = this.table
       .all()
-      .filter(
-        (j) =>
-          j.status === 'processing' &&
-          (j.lease ? j.lease.expiresAt.getTime() < now.getTime() - ttlMs : j.createdAt.getTime() < now.getTime() - leaselessAgeMs),
-      );
-    return Promise.resolve(found.map(toRecord));
+      .filter((j) => isAbandoned(j, now, ttlMs, leaselessAgeMs));
+    return Promise.resolve(found.map(jobRecordOf));
   }
-}
-
-function matches(job: StoredJob, guard: TerminalGuard): boolean {
-  switch (guard.kind) {
-    case 'lease':
-      return job.status === 'processing' && job.lease?.token === guard.token;
-    case 'pending':
-      return job.status === 'pending';
-    case 'observed':
-      return job.status === 'processing' && job.lease?.token === guard.token;
-  }
-}
-
-function toRecord(job: StoredJob): JobRecord {
-  return structuredClone({
-    id: job.id,
-    status: job.status,
-    metadata: job.metadata,
-    createdAt: job.createdAt,
-    ...(job.completedAt ? { completedAt: job.completedAt } : {}),
-    ...(job.lease ? { lease: job.lease } : {}),
-  });
 }

@@ -243,6 +243,16 @@ describe('the Helm chart k8s/helm/fetcher', () => {
     expect(ingress.spec.tls).toEqual([{ hosts: ['fetcher.internal.example.com'], secretName: 'fetcher-tls' }]);
   });
 
+  it('starts the Worker, and only the Worker, with its young-generation cap, which a value can change or drop', () => {
+    const env = (objects: K8sObject[], app: string) => envOf(objects, one(objects, 'Deployment', app));
+    const defaults = renderChart([]);
+    expect(env(defaults, 'worker').NODE_OPTIONS).toBe('--max-semi-space-size=4');
+    expect(env(defaults, 'manager').NODE_OPTIONS).toBeUndefined();
+    const more = renderChart([], ['worker.nodeOptions=--max-semi-space-size=4 --max-old-space-size=512']);
+    expect(env(more, 'worker').NODE_OPTIONS).toBe('--max-semi-space-size=4 --max-old-space-size=512');
+    expect(env(renderChart([], ['worker.nodeOptions=']), 'worker').NODE_OPTIONS).toBeUndefined();
+  });
+
   it.each([
     ['config.extraEnv.APP_ENC_KEY=abc', 'config.extraEnv'],
     ['manager.extraEnv.MONGO_PASSWORD=abc', 'manager.extraEnv'],

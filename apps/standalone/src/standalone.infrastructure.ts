@@ -19,7 +19,7 @@ import type { WorkerInfrastructure } from '../../worker/src/worker.module';
 import { InProcessJobPublisher } from './adapters/in-process/job-publisher.in-process';
 import type { InProcessJobQueueTransport } from './adapters/in-process/job-queue.in-process';
 import { MemoryActiveExecutionChecker } from './adapters/memory/active-execution-checker.memory';
-import { fromInternalDatasource, MemoryConnectionResolver } from './adapters/memory/connection-resolver.memory';
+import { MemoryConnectionResolver } from './adapters/memory/connection-resolver.memory';
 import { MemoryJobRepository } from './adapters/memory/job-repository.memory';
 import { MemoryJobStore } from './adapters/memory/job-store.memory';
 import type { Backends } from './backends';
@@ -76,7 +76,7 @@ export function workerInfrastructure(
       {
         provide: WORKER_CONNECTION_RESOLVER,
         // The operator's DATASOURCE_<X>_* groups, as the Manager accepts them in job requests.
-        useValue: new MemoryConnectionResolver(backends.connections, config.ring, config.internalDatasources.map(fromInternalDatasource)),
+        useValue: new MemoryConnectionResolver(backends.connections, config.ring, config.internalDatasources),
       },
       { provide: RESULT_STORE, useValue: backends.results },
       { provide: EVENT_PUBLISHER, useValue: backends.events },

@@ -6,7 +6,7 @@ import { KeyRing } from '@fetcher/platform';
 import { AppError } from '../../../../manager/src/errors/app-error';
 import type { StoredConnection } from '../../../../manager/src/ports/connection-repository.port';
 import { MemoryConnectionRepository } from './connection-repository.memory';
-import { fromInternalDatasource, MemoryConnectionResolver } from './connection-resolver.memory';
+import { MemoryConnectionResolver } from './connection-resolver.memory';
 
 const tenant = { tenantId: 'default' };
 const ring = KeyRing.create({ current: { version: '1', key: randomBytes(32) } });
@@ -73,7 +73,7 @@ describe(MemoryConnectionRepository.name, () => {
 
   it('resolves an internal datasource before a stored connection of the same name', async () => {
     await sut.insert(tenant, aConnection(1));
-    const internal = fromInternalDatasource({ configName: 'db1', type: 'POSTGRESQL', host: 'db.internal', port: 5433, databaseName: 'ops', userName: 'ops', password: 'ops-secret', metadata: { team: 'ops' } });
+    const internal = { configName: 'db1', type: 'POSTGRESQL', host: 'db.internal', port: 5433, databaseName: 'ops', userName: 'ops', password: 'ops-secret', metadata: { team: 'ops' } };
     const [resolved, ...rest] = await new MemoryConnectionResolver(sut, ring, [internal]).resolve(['db1']);
     expect(rest).toEqual([]);
     expect(resolved).toMatchObject({ internal: true, secretValues: ['ops-secret'], descriptor: { configName: 'db1', host: 'db.internal', port: 5433, hostAttributes: { internal: true, metadata: { team: 'ops' } } } });

@@ -1,36 +1,10 @@
-import { type ConnectionDescriptor, type ConnectionSecrets, withConnectionSecrets } from '@fetcher/engine';
+import type { ConnectionDescriptor, ConnectionSecrets } from '@fetcher/engine';
 import type { KeyRing } from '@fetcher/platform';
 import type { StoredConnection } from '../../../../manager/src/ports/connection-repository.port';
 import type { InternalDatasource } from '../../../../worker/src/config/internal-datasources';
+import { resolvedConnection, resolvedInternal } from '../../../../worker/src/jobs/resolved-connections';
 import type { ConnectionResolver, ResolvedConnection } from '../../../../worker/src/ports/connection-resolver.port';
 import type { MemoryConnectionRepository } from './connection-repository.memory';
-
-/** An operator-configured datasource the Worker may use without a stored record. */
-export interface StandaloneInternalDatasource {
-  readonly descriptor: ConnectionDescriptor;
-  readonly secrets: ConnectionSecrets;
-}
-
-/** An internal datasource as the Worker's configuration reads it (`DATASOURCE_<X>_*`), for the resolver. */
-export function fromInternalDatasource(d: InternalDatasource): StandaloneInternalDatasource {
-  const ssl = Object.fromEntries(Object.entries(d.ssl ?? {}).filter(([, v]) => v !== undefined && v !== ''));
-  return {
-    descriptor: {
-      configName: d.configName,
-      type: d.type,
-      host: d.host,
-      port: d.port,
-      databaseName: d.databaseName,
-      userName: d.userName,
-      ...(d.sslMode !== undefined ? { sslMode: d.sslMode } : {}),
-      hostAttributes: { metadata: d.metadata, internal: true },
-    },
-    secrets: {
-      ...(d.password !== undefined ? { password: d.password } : {}),
-      ...(Object.keys(ssl).length > 0 ? { ssl } : {}),
-    },
-  };
-}
 
 /**
  * The Worker's connection resolver over the standalone connection repository: internal datasources
@@ -41,15 +15,15 @@ export class MemoryConnectionResolver implements ConnectionResolver {
   constructor(
     private readonly connections: MemoryConnectionRepository,
     private readonly ring: KeyRing,
-    private readonly internal: readonly StandaloneInternalDatasource[] = [],
+    private readonly internal: readonly InternalDatasource[] = [],
   ) {}
 
   resolve(names: readonly string[]): Promise<ResolvedConnection[]> {
     const wanted = new Set(names);
     const resolved: ResolvedConnection[] = [];
     for (const d of this.internal) {
-      if (!wanted.delete(d.descriptor.configName)) continue;
-      resolved.push({ descriptor: withConnectionSecrets(d.descriptor, d.secrets), internal: true, secretValues: secretValues(d.secrets) });
+      if (!wanted.delete(d.configName)) continue;
+      resolved.push(resolvedInternal(d));
     }
     for (const stored of this.connections.live()) {
       if (!wanted.delete(stored.configName)) continue;
@@ -87,11 +61,6 @@ export class MemoryConnectionResolver implements ConnectionResolver {
       ...(ssl?.mode ? { sslMode: ssl.mode } : {}),
       hostAttributes: { metadata, internal: false },
     };
-    return { descriptor: withConnectionSecrets(descriptor, secrets), internal: false, secretValues: secretValues(secrets) };
+    return resolvedConnection(descriptor, secrets, false);
   }
-}
-
-/** Every decrypted secret long enough to be worth scrubbing from error texts. */
-function secretValues(secrets: ConnectionSecrets): string[] {
-  return [secrets.password, secrets.ssl?.key, secrets.ssl?.cert].filter((v): v is string => typeof v === 'string' && v.length >= 4);
 }

@@ -1,7 +1,8 @@
-import { type ConnectionDescriptor, type ConnectionSecrets, withConnectionSecrets } from '@fetcher/engine';
+import type { ConnectionDescriptor, ConnectionSecrets } from '@fetcher/engine';
 import type { KeyRing } from '@fetcher/platform';
 import type { Db, Document } from 'mongodb';
 import type { InternalDatasource } from '../../config/internal-datasources';
+import { resolvedConnection, resolvedInternal } from '../../jobs/resolved-connections';
 import type { ConnectionResolver, ResolvedConnection } from '../../ports/connection-resolver.port';
 import { binaryToUuid } from './uuid-binary';
 
@@ -22,7 +23,7 @@ export class MongoConnectionResolver implements ConnectionResolver {
     const remaining: string[] = [];
     for (const name of new Set(names)) {
       const internal = this.internal.find((d) => d.configName === name);
-      if (internal) resolved.push(fromInternal(internal));
+      if (internal) resolved.push(resolvedInternal(internal));
       else remaining.push(name);
     }
     if (remaining.length === 0) return resolved;
@@ -59,35 +60,8 @@ export class MongoConnectionResolver implements ConnectionResolver {
       ...(typeof ssl.mode === 'string' && ssl.mode !== '' ? { sslMode: ssl.mode } : {}),
       hostAttributes: { metadata, internal: false },
     };
-    return { descriptor: withConnectionSecrets(base, clean(secrets)), internal: false, secretValues: secretValues(secrets) };
+    return resolvedConnection(base, secrets, false);
   }
-}
-
-function fromInternal(d: InternalDatasource): ResolvedConnection {
-  const secrets: ConnectionSecrets = { password: d.password, ssl: d.ssl };
-  const base: ConnectionDescriptor = {
-    configName: d.configName,
-    type: d.type,
-    host: d.host,
-    port: d.port,
-    databaseName: d.databaseName,
-    userName: d.userName,
-    ...(d.sslMode !== undefined ? { sslMode: d.sslMode } : {}),
-    hostAttributes: { metadata: d.metadata, internal: true },
-  };
-  return { descriptor: withConnectionSecrets(base, clean(secrets)), internal: true, secretValues: secretValues(secrets) };
-}
-
-function clean(secrets: ConnectionSecrets): ConnectionSecrets | undefined {
-  const ssl = Object.fromEntries(Object.entries(secrets.ssl ?? {}).filter(([, v]) => v !== undefined)) as ConnectionSecrets['ssl'];
-  const out: { password?: string; ssl?: ConnectionSecrets['ssl'] } = {};
-  if (secrets.password !== undefined) out.password = secrets.password;
-  if (ssl && Object.keys(ssl).length > 0) out.ssl = ssl;
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
-function secretValues(secrets: ConnectionSecrets): string[] {
-  return [secrets.password, secrets.ssl?.key, secrets.ssl?.cert].filter((v): v is string => typeof v === 'string' && v.length >= 4);
 }
 
 function stringRecord(value: unknown): Record<string, string> {

@@ -5,8 +5,12 @@ import type { ReplayableBody } from '../../ports/result-store.port';
 
 /** Text buffered in memory before one write to the file. */
 const FLUSH_BYTES = 1 << 20;
-/** Read size when a range is streamed to object storage: small, so a part in flight costs little memory. */
-const RANGE_READ_BYTES = 64 * 1024;
+/**
+ * Read size when a range is streamed to object storage. Small on purpose: each read is a fresh
+ * buffer that lives until the socket has sent it, and at 64 KiB a 215 MB PutObject left 15-25 MiB
+ * of them waiting for the collector (peak RSS 142 MiB at 1M rows against 118 MiB with 16 KiB).
+ */
+const RANGE_READ_BYTES = 16 * 1024;
 
 /**
  * The on-disk copy of one result's base64 text (ciphertext only), so that an upload part can be
@@ -92,16 +96,19 @@ export class SpoolFile {
 
   /**
    * `[start, start + length)` of the flushed bytes as a body that each attempt reads afresh from the
-   * file (positional reads on the open handle, which the stream never closes).
+   * file, in positional reads on the open handle. (A `createReadStream` on the handle would add a
+   * close listener to it that stays until the job ends: one per part and per retry.)
    */
   range(start: number, length: number): ReplayableBody {
-    return {
-      length,
-      open: () =>
-        length === 0
-          ? Readable.from([])
-          : this.#open().createReadStream({ start, end: start + length - 1, autoClose: false, highWaterMark: RANGE_READ_BYTES }),
-    };
+    return { length, open: () => Readable.from(this.#chunks(start, length), { objectMode: false }) };
+  }
+
+  async *#chunks(start: number, length: number): AsyncGenerator<Buffer> {
+    for (let offset = start, end = start + length; offset < end; ) {
+      const size = Math.min(RANGE_READ_BYTES, end - offset);
+      yield await this.readInto(Buffer.allocUnsafe(size), offset, size);
+      offset += size;
+    }
   }
 
   /** Closes and deletes the file; never throws. */

@@ -72,7 +72,12 @@ export class WorkerModule {
       eventsExchange: config.amqp.eventsExchange,
       eventSource: config.events.source,
       ...(config.jobs.maxResultBytes ? { maxResultBytes: config.jobs.maxResultBytes } : {}),
-      upload: { partBytes: DEFAULT_PART_BYTES, maxInFlight: DEFAULT_MAX_PARTS_IN_FLIGHT, sleep: realSleep },
+      upload: {
+        partBytes: DEFAULT_PART_BYTES,
+        multipartThresholdBytes: config.storage.multipartThresholdBytes,
+        maxInFlight: DEFAULT_MAX_PARTS_IN_FLIGHT,
+        sleep: realSleep,
+      },
       ring: config.ring,
       progressIntervalMs: PROGRESS_INTERVAL_MS,
     };

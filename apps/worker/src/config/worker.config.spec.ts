@@ -28,7 +28,7 @@ describe(loadWorkerConfig.name, () => {
     expect(config.amqp).toMatchObject({ concurrency: 5, declareTopology: true, url: 'amqp://localhost:5672', allowLegacyBodySignature: false });
     expect(config.jobs).toMatchObject({ leaseTtlMs: 60_000, reaperIntervalMs: 60_000, maxResultBytes: 268_435_456 });
     expect(config.mongo).toMatchObject({ uri: 'mongodb://localhost/', dbName: 'fetcher', maxPoolSize: 100 });
-    expect(config.storage).toMatchObject({ region: 'us-east-1', bucket: 'results', keyPrefix: '', forcePathStyle: false });
+    expect(config.storage).toMatchObject({ region: 'us-east-1', bucket: 'results', keyPrefix: '', forcePathStyle: false, multipartThresholdBytes: 8 * 1024 * 1024 });
     expect(config.events.source).toBe('//lerian.fetcher/worker');
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -36,6 +36,13 @@ describe(loadWorkerConfig.name, () => {
   it.each([[undefined, 4007], ['0', 4007], ['-5', 4007], ['70000', 4007], ['x', 4007], ['4100', 4100]])('HEALTH_PORT=%s listens on %d', (raw, port) =>
     expect(loadWorkerConfig({ ...BASE, HEALTH_PORT: raw }).health.port).toBe(port),
   );
+
+  it('reads the multipart threshold in MiB, and refuses one outside 8 to 4096 by name', () => {
+    expect(loadWorkerConfig({ ...BASE, OBJECT_STORAGE_MULTIPART_THRESHOLD_MB: '512' }).storage.multipartThresholdBytes).toBe(512 * 1024 * 1024);
+    for (const bad of ['4', '5000', 'lots']) {
+      expect(problems({ ...BASE, OBJECT_STORAGE_MULTIPART_THRESHOLD_MB: bad }).join('\n')).toContain('OBJECT_STORAGE_MULTIPART_THRESHOLD_MB');
+    }
+  });
 
   it.each([[undefined, 5], ['0', 5], ['-1', 5], ['3', 3]])('RABBITMQ_NUMBERS_OF_WORKERS=%s runs %d at once', (raw, n) =>
     expect(loadWorkerConfig({ ...BASE, RABBITMQ_NUMBERS_OF_WORKERS: raw }).amqp.concurrency).toBe(n),

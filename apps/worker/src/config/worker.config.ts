@@ -26,6 +26,7 @@ import {
 import { z } from 'zod';
 import type { TelemetrySettings } from '@fetcher/platform';
 import { type InternalDatasource, loadInternalDatasources } from './internal-datasources';
+import { MAX_MULTIPART_THRESHOLD_MIB } from '../jobs/result/result-uploader';
 
 export const WORKER_CONFIG = Symbol('WorkerConfig');
 
@@ -87,6 +88,7 @@ export const WORKER_ENV_SCHEMA = z.object({
   OBJECT_STORAGE_SECRET_KEY: z.string().optional(),
   OBJECT_STORAGE_USE_PATH_STYLE: envBool(false),
   OBJECT_STORAGE_TTL: z.string().optional(),
+  OBJECT_STORAGE_MULTIPART_THRESHOLD_MB: envInt({ min: 8, max: MAX_MULTIPART_THRESHOLD_MIB, default: 8 }),
   RESULT_SPOOL_DIR: z.string().default(join(tmpdir(), 'fetcher-spool')),
 
   MONGO_URI: z.enum(['mongodb', 'mongodb+srv'], { error: 'must be mongodb or mongodb+srv' }).default('mongodb'),
@@ -196,6 +198,8 @@ export interface WorkerConfig {
     readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
     readonly spoolDir: string;
     readonly ttl?: string;
+    /** Results up to this size are one PutObject at the end; larger ones upload parts during the extraction. */
+    readonly multipartThresholdBytes: number;
   };
   readonly mongo: { readonly uri: string; readonly dbName: string; readonly maxPoolSize: number; readonly tlsCaPem?: string };
   readonly jobs: { readonly leaseTtlMs: number; readonly reaperIntervalMs: number; readonly maxResultBytes?: number; readonly leaseOwner: string };
@@ -250,6 +254,7 @@ export function loadWorkerConfig(env: Readonly<Record<string, string | undefined
       ...(credentials ? { credentials } : {}),
       spoolDir: e.RESULT_SPOOL_DIR,
       ...(e.OBJECT_STORAGE_TTL ? { ttl: e.OBJECT_STORAGE_TTL } : {}),
+      multipartThresholdBytes: e.OBJECT_STORAGE_MULTIPART_THRESHOLD_MB * 1024 * 1024,
     },
     mongo: {
       uri: mongoUriFromEnv({ ...e, MONGO_PORT: e.MONGO_PORT === undefined ? undefined : String(e.MONGO_PORT) }),

@@ -23,12 +23,13 @@ describe.each([
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'sink-spec-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const setup = (partBytes: number) => {
+  const setup = (partBytes: number, multipartThresholdBytes?: number) => {
     const store = new InMemoryResultStore({ streaming });
     const spoolPath = join(dir, 'spool', 'job-token.b64');
     const sleeps: number[] = [];
     const sut = new EncryptingResultSink(store, { objectKey: 'p/acme/external-data/j.json', resultPath: 'acme/external-data/j.json', spoolPath }, keys, {
       partBytes,
+      ...(multipartThresholdBytes === undefined ? {} : { multipartThresholdBytes }),
       maxInFlight: 2,
       sleep: (ms) => {
         sleeps.push(ms);
@@ -76,6 +77,35 @@ describe.each([
     partsBeforeClose = store.calls.filter((c) => c === 'uploadPart').length;
     await writer.close();
     expect(partsBeforeClose).toBeGreaterThan(3);
+    expect(store.calls.at(-1)).toBe('completeMultipart');
+    expect(decrypt(store.objects.get('p/acme/external-data/j.json') as Buffer)).toEqual(data);
+  });
+
+  it('sends a result up to the multipart threshold as one PutObject at the end, however many parts it spans', async () => {
+    const { store, sut } = setup(4096, 1 << 20);
+    const data = plaintext(5000);
+    const writer = await sut.openResultStream(tenant, {});
+    for (let i = 0; i < data.length; i += 999) await writer.write(data.subarray(i, i + 999));
+    expect(store.calls).toEqual([]);
+    await writer.close();
+    expect(store.calls.filter((c) => c !== 'putObject' && c !== 'putObjectFrom')).toEqual([]);
+    expect(store.calls).toHaveLength(1);
+    expect(decrypt(store.objects.get('p/acme/external-data/j.json') as Buffer)).toEqual(data);
+  });
+
+  it('starts the multipart upload once the result passes the threshold, with the parts written so far', async () => {
+    const { store, sut } = setup(4096, 20_000);
+    const data = plaintext(5000);
+    const writer = await sut.openResultStream(tenant, {});
+    let spoolBytes = 0;
+    for (let i = 0; i < data.length; i += 999) {
+      await writer.write(data.subarray(i, i + 999));
+      spoolBytes += 999 * (4 / 3);
+      if (spoolBytes < 18_000) expect(store.calls).toEqual([]);
+    }
+    expect(store.calls[0]).toBe('createMultipart');
+    expect(store.calls.filter((c) => c === 'uploadPart' || c === 'uploadPartFrom').length).toBeGreaterThanOrEqual(5);
+    await writer.close();
     expect(store.calls.at(-1)).toBe('completeMultipart');
     expect(decrypt(store.objects.get('p/acme/external-data/j.json') as Buffer)).toEqual(data);
   });

@@ -3,8 +3,14 @@ import { type Sleep, withRetries } from './retry';
 import type { SpoolFile } from './spool-file';
 
 export interface UploadTuning {
-  /** Part size, and the threshold below which one PutObject is used. */
+  /** Part size of a multipart upload. */
   readonly partBytes: number;
+  /**
+   * A result up to this size is spooled whole and sent with one PutObject at the end; a larger one
+   * becomes a multipart upload as soon as the spool passes it, its parts sent while the extraction
+   * goes on. Defaults to `partBytes`.
+   */
+  readonly multipartThresholdBytes?: number;
   /** Parts uploading at the same time; writing waits when this many are in flight. */
   readonly maxInFlight: number;
   readonly sleep: Sleep;
@@ -12,6 +18,8 @@ export interface UploadTuning {
 }
 
 export const DEFAULT_PART_BYTES = 8 * 1024 * 1024;
+/** The highest threshold: a PutObject takes at most 5 GiB, and the last appends may pass the threshold a little. */
+export const MAX_MULTIPART_THRESHOLD_MIB = 4096;
 /**
  * Two parts in flight keep the upload ahead of the extraction (object stores accept parts faster than
  * the engine produces them) while holding memory flat; four doubled the growth from 100k to 1M rows
@@ -20,9 +28,10 @@ export const DEFAULT_PART_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_MAX_PARTS_IN_FLIGHT = 2;
 
 /**
- * Uploads a spool file while it grows: as soon as a whole part is on disk it is read back and sent,
- * so the upload overlaps the extraction. Each part is read from the file on every attempt, so a
- * retry re-sends exactly the same bytes. A result smaller than one part is one PutObject at the end.
+ * Uploads a spool file while it grows: once the result is past the multipart threshold, each whole
+ * part on disk is read back and sent, so the upload overlaps the extraction. Each part is read from
+ * the file on every attempt, so a retry re-sends exactly the same bytes. A result up to the threshold
+ * is one PutObject at the end.
  */
 export class ResultUploader {
   readonly #store: ResultStore;
@@ -49,6 +58,7 @@ export class ResultUploader {
   async progress(): Promise<void> {
     this.#throwIfFailed();
     const { partBytes, maxInFlight } = this.#tuning;
+    if (this.#uploadId === undefined && this.#spool.size < (this.#tuning.multipartThresholdBytes ?? partBytes)) return;
     while (this.#spool.size - this.#nextStart >= partBytes) {
       if (this.#spool.flushedSize < this.#nextStart + partBytes) await this.#spool.flush();
       this.#uploadId ??= await this.#retry(() => this.#store.createMultipart(this.#key));

@@ -4,7 +4,7 @@ import { startMongoTestServer, type MongoTestServer } from '@fetcher/mongo-test-
 import amqplib, { type Channel, type ChannelModel, type GetMessage } from 'amqplib';
 import { MongoClient } from 'mongodb';
 import { type AppProcess, freePort, startApp } from './support/app-process';
-import { managerEnv } from './support/manager-env';
+import { INTERNAL_PG, managerEnv } from './support/manager-env';
 import { StallingProxy } from './support/stalling-proxy';
 import { POSTGRES, startTarget, type Target, TARGETS } from './support/targets';
 
@@ -16,16 +16,6 @@ import { POSTGRES, startTarget, type Target, TARGETS } from './support/targets';
  * Production only: the signed, persistent message on RabbitMQ, and the dispatch sweep republishing a
  * job whose Manager was killed (SIGKILL) while the broker stalled.
  */
-const INTERNAL_PG = {
-  DATASOURCE_PGI_CONFIG_NAME: 'pg-internal',
-  DATASOURCE_PGI_TYPE: 'POSTGRESQL',
-  DATASOURCE_PGI_HOST: '127.0.0.1',
-  DATASOURCE_PGI_PORT: '5432',
-  DATASOURCE_PGI_DATABASE: 'test',
-  DATASOURCE_PGI_USER: 'postgres',
-  RABBITMQ_HOST: '127.0.0.1',
-};
-
 /** Re-checks `condition` until it holds, within a bound (the apps report only through HTTP, AMQP and MongoDB). */
 async function until<T>(condition: () => Promise<T | undefined | null | false>, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -50,10 +40,9 @@ const JOB_STATUSES = ['pending', 'processing', 'completed', 'failed'];
 
 describe.each(TARGETS)('extraction job routes over HTTP (%s)', (name) => {
   let target: Target;
-  const { RABBITMQ_HOST: _broker, ...internalDatasource } = INTERNAL_PG;
 
   beforeAll(async () => {
-    target = await startTarget(name, { env: internalDatasource });
+    target = await startTarget(name, { env: INTERNAL_PG });
   });
   afterAll(async () => {
     await target?.stop();
@@ -158,7 +147,7 @@ describe('extraction jobs, production only: the message on RabbitMQ and the disp
     });
 
   it('hands the Worker one signed, persistent message per job, none for a duplicate', async () => {
-    const env = managerEnv(mongo.uri, await freePort(), INTERNAL_PG);
+    const env = managerEnv(mongo.uri, await freePort(), { ...INTERNAL_PG, RABBITMQ_HOST: '127.0.0.1' });
     queues.push(env.RABBITMQ_FETCHER_WORK_QUEUE);
     const app = await manager(env);
     const body = { dataRequest: { mappedFields: { 'pg-internal': { orders: ['id', 'amount'] } } }, metadata: { source: 'reporter' } };
@@ -182,7 +171,7 @@ describe('extraction jobs, production only: the message on RabbitMQ and the disp
     const proxy = new StallingProxy(5672);
     await proxy.start();
     try {
-      const shared = { ...INTERNAL_PG, MONGO_NAME: `e2e_${randomUUID().replace(/-/g, '').slice(0, 16)}`, RABBITMQ_FETCHER_WORK_QUEUE: `fetcher.e2e.${randomUUID()}` };
+      const shared = { ...INTERNAL_PG, RABBITMQ_HOST: '127.0.0.1', MONGO_NAME: `e2e_${randomUUID().replace(/-/g, '').slice(0, 16)}`, RABBITMQ_FETCHER_WORK_QUEUE: `fetcher.e2e.${randomUUID()}` };
       queues.push(shared.RABBITMQ_FETCHER_WORK_QUEUE);
       const firstEnv = managerEnv(mongo.uri, await freePort(), { ...shared, RABBITMQ_PORT_AMQP: String(proxy.port) });
       const first = await manager(firstEnv);

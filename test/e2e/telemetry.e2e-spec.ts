@@ -5,7 +5,7 @@ import { type MongoTestServer, startMongoTestServer } from '@fetcher/mongo-test-
 import amqplib, { type Channel, type ChannelModel } from 'amqplib';
 import { Client } from 'pg';
 import { type AppProcess, freePort, startApp } from './support/app-process';
-import { managerEnv } from './support/manager-env';
+import { INTERNAL_PG, managerEnv } from './support/manager-env';
 import {
   jobBody, jobDoc, publishJob, seedConnection, seedJob, signedHeaders, startWorkerWorld, until, type WorkerWorld,
 } from './support/worker-harness';
@@ -58,17 +58,6 @@ class Collector {
   }
 }
 
-/** An internal PostgreSQL datasource for the Manager's job request (trust authentication). */
-const INTERNAL_PG = {
-  DATASOURCE_PGI_CONFIG_NAME: 'pg-internal',
-  DATASOURCE_PGI_TYPE: 'POSTGRESQL',
-  DATASOURCE_PGI_HOST: '127.0.0.1',
-  DATASOURCE_PGI_PORT: '5432',
-  DATASOURCE_PGI_DATABASE: 'test',
-  DATASOURCE_PGI_USER: 'postgres',
-  RABBITMQ_HOST: '127.0.0.1',
-};
-
 const SPAN_KIND = { SERVER: 2, PRODUCER: 4, CONSUMER: 5 } as const;
 
 describe('telemetry of the built services', () => {
@@ -101,6 +90,7 @@ describe('telemetry of the built services', () => {
       const port = await freePort();
       const env = managerEnv(mongo.uri, port, {
         ...INTERNAL_PG,
+        RABBITMQ_HOST: '127.0.0.1',
         ENABLE_TELEMETRY: 'true',
         OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
         OTEL_RESOURCE_SERVICE_NAME: 'fetcher-manager-e2e',

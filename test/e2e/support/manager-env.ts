@@ -20,3 +20,13 @@ export function managerEnv(mongoUri: string, port: number, overrides: Record<str
     ...overrides,
   };
 }
+
+/** An operator-configured PostgreSQL datasource (`pg-internal`, trust authentication) for job requests. */
+export const INTERNAL_PG: Readonly<Record<string, string>> = {
+  DATASOURCE_PGI_CONFIG_NAME: 'pg-internal',
+  DATASOURCE_PGI_TYPE: 'POSTGRESQL',
+  DATASOURCE_PGI_HOST: '127.0.0.1',
+  DATASOURCE_PGI_PORT: '5432',
+  DATASOURCE_PGI_DATABASE: 'test',
+  DATASOURCE_PGI_USER: 'postgres',
+};

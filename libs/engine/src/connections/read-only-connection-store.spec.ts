@@ -1,18 +1,10 @@
 import { EngineError } from '../errors';
 import type { ConnectionDescriptor, TenantContext } from '../models';
 import { CONNECTION_STORE_METHODS } from '../ports';
-import { TENANT } from '../testing/engine-fixture';
+import { aDescriptor, TENANT } from '../testing/engine-fixture';
 import { ReadOnlyConnectionStore } from './read-only-connection-store';
 
-const descriptor = (configName: string): ConnectionDescriptor => ({
-  id: `id-${configName}`,
-  configName,
-  type: 'memory',
-  host: 'h',
-  port: 1,
-  databaseName: 'd',
-  userName: 'u',
-});
+const descriptor = aDescriptor;
 
 class FixedStore extends ReadOnlyConnectionStore {
   readonly listedFor: TenantContext[] = [];

@@ -1,16 +1,8 @@
-import { EngineError, ErrorText, type ConnectionDescriptor } from '../index';
-import { OTHER_TENANT, TENANT } from '../testing/engine-fixture';
+import { EngineError, ErrorText } from '../index';
+import { aDescriptor, OTHER_TENANT, TENANT } from '../testing/engine-fixture';
 import { MemoryConnectionStore } from './memory-connection-store';
 
-const descriptor = (configName: string, id = `id-${configName}`): ConnectionDescriptor => ({
-  id,
-  configName,
-  type: 'memory',
-  host: 'h',
-  port: 1,
-  databaseName: 'd',
-  userName: 'u',
-});
+const descriptor = aDescriptor;
 
 describe(MemoryConnectionStore.name, () => {
   it('keys by tenant and name, refuses duplicates with conflict and lists sorted by name', async () => {

@@ -1,5 +1,5 @@
 /** Builders shared by the engine's unit tests: a fresh in-memory world per test. */
-import { ConnectionInput, createEngine, createTenantContext, type EngineOptions, type Row, type TenantContext } from '../index';
+import { type ConnectionDescriptor, ConnectionInput, createEngine, createTenantContext, type EngineOptions, type Row, type TenantContext } from '../index';
 import {
   MemoryConnectionStore,
   MemoryConnectorFactory,
@@ -10,6 +10,11 @@ import {
 
 export const TENANT: TenantContext = createTenantContext('acme');
 export const OTHER_TENANT: TenantContext = createTenantContext('globex');
+
+/** A stored connection of the in-memory connector type, for store tests. */
+export function aDescriptor(configName: string, id = `id-${configName}`): ConnectionDescriptor {
+  return { id, configName, type: 'memory', host: 'h', port: 1, databaseName: 'd', userName: 'u' };
+}
 
 export const USERS: readonly Row[] = [
   { id: 1, name: 'Ada', active: true },

@@ -3,7 +3,7 @@ import { type MongoTestServer, startMongoTestServer } from '@fetcher/mongo-test-
 import { Client } from 'pg';
 import { type AppProcess, freePort, startApp } from './support/app-process';
 import { managerEnv } from './support/manager-env';
-import { POSTGRES, startTarget, type Target, TARGETS } from './support/targets';
+import { POSTGRES, postgresConnection, startTarget, type Target, TARGETS } from './support/targets';
 
 /**
  * A platform team's first steps with the connection routes, over a real port, against the
@@ -32,17 +32,7 @@ afterAll(async () => {
   await sql(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
 });
 
-const connection = (configName: string, overrides: Record<string, unknown> = {}) => ({
-  configName,
-  type: 'POSTGRESQL',
-  host: POSTGRES.host,
-  port: POSTGRES.port,
-  databaseName: POSTGRES.database,
-  schema,
-  userName: POSTGRES.user,
-  password: 'pw',
-  ...overrides,
-});
+const connection = (configName: string, overrides: Record<string, unknown> = {}) => postgresConnection(configName, { schema, ...overrides });
 
 describe.each(TARGETS)('connection routes over HTTP (%s)', (name) => {
   let target: Target;

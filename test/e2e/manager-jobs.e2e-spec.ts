@@ -6,7 +6,7 @@ import { MongoClient } from 'mongodb';
 import { type AppProcess, freePort, startApp } from './support/app-process';
 import { INTERNAL_PG, managerEnv } from './support/manager-env';
 import { StallingProxy } from './support/stalling-proxy';
-import { POSTGRES, startTarget, type Target, TARGETS } from './support/targets';
+import { postgresConnection, startTarget, type Target, TARGETS } from './support/targets';
 
 /**
  * Extraction jobs through the Manager's HTTP API, against the production deployment and standalone
@@ -90,7 +90,7 @@ describe.each(TARGETS)('extraction job routes over HTTP (%s)', (name) => {
     const connection = await target.call(
       'POST',
       '/v1/management/connections',
-      { configName: 'billing-db', type: 'POSTGRESQL', host: POSTGRES.host, port: POSTGRES.port, databaseName: POSTGRES.database, userName: POSTGRES.user, password: 'pw' },
+      postgresConnection('billing-db'),
       { 'X-Product-Name': 'billing' },
     );
     expect(connection.status).toBe(201);

@@ -4,7 +4,7 @@ import { readdirSync } from 'node:fs';
 import { Client } from 'pg';
 import { type AppProcess, freePort, runApp, startApp } from './support/app-process';
 import { openResult } from './support/result-envelope';
-import { POSTGRES, startTarget, type Target, TARGETS } from './support/targets';
+import { POSTGRES, postgresConnection, startTarget, type Target, TARGETS } from './support/targets';
 import {
   jobBody, jobDoc, listObjects, publishJob, readResult, seedConnection, seedJob, signedHeaders, startWorkerWorld, subKey, until, type WorkerWorld,
 } from './support/worker-harness';
@@ -49,7 +49,7 @@ describe.each(TARGETS)('a job created over HTTP runs to a readable result (%s)',
     const created = await target.call(
       'POST',
       '/v1/management/connections',
-      { configName: 'pg-main', type: 'POSTGRESQL', host: POSTGRES.host, port: POSTGRES.port, databaseName: POSTGRES.database, userName: POSTGRES.user, password: 'not-needed-trust' },
+      postgresConnection('pg-main'),
       { 'X-Product-Name': 'reporter' },
     );
     expect(created.status).toBe(201);

@@ -38,6 +38,11 @@ export interface Answer {
 /** Where a test's datasource lives, as the apps dial it: the machine's PostgreSQL on loopback. */
 export const POSTGRES = Object.freeze({ host: '127.0.0.1', port: 5432, database: 'test', user: 'postgres' });
 
+/** A `POST /v1/management/connections` body for that PostgreSQL (trust authentication: any password works). */
+export function postgresConnection(configName: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { configName, type: 'POSTGRESQL', host: POSTGRES.host, port: POSTGRES.port, databaseName: POSTGRES.database, userName: POSTGRES.user, password: 'pw', ...overrides };
+}
+
 export interface Target {
   readonly name: TargetName;
   readonly baseUrl: string;

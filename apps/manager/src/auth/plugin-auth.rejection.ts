@@ -1,9 +1,9 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter } from '@nestjs/common';
-import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyReply } from 'fastify';
 
 /**
  * An authorization answer that is not one of the API's error bodies: plain-text 401/403/500, or the
- * authorization service's own error body passed through. Rendered only by `PluginAuthRejectionFilter`.
+ * authorization service's own error body passed through. Rendered only by `sendRejection`.
  */
 export class PluginAuthRejection extends Error {
   constructor(readonly status: number, readonly contentType: string, readonly body: string) {
@@ -16,18 +16,18 @@ export class PluginAuthRejection extends Error {
   }
 }
 
+/** Writes a rejection exactly as the contract shows it. */
+export function sendRejection(reply: FastifyReply, rejection: PluginAuthRejection): FastifyReply {
+  return reply.status(rejection.status).header('content-type', rejection.contentType).send(rejection.body);
+}
+
 /**
- * Writes rejections exactly as the contract shows them. Bound to each authorized route by
- * `@Authorize`, so it takes precedence over the app-wide error filter for this one exception type.
+ * Bound to each authorized Nest route by `@Authorize`, so it takes precedence over the app-wide
+ * error filter for this one exception type.
  */
 @Catch(PluginAuthRejection)
 export class PluginAuthRejectionFilter implements ExceptionFilter<PluginAuthRejection> {
-  constructor(private readonly adapterHost: HttpAdapterHost) {}
-
   catch(rejection: PluginAuthRejection, host: ArgumentsHost): void {
-    const adapter = this.adapterHost.httpAdapter;
-    const res: unknown = host.switchToHttp().getResponse();
-    adapter.setHeader(res, 'Content-Type', rejection.contentType);
-    adapter.reply(res, rejection.body, rejection.status);
+    sendRejection(host.switchToHttp().getResponse<FastifyReply>(), rejection);
   }
 }

@@ -3,6 +3,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { type Telemetry } from '@fetcher/platform';
 import { Logger } from 'nestjs-pino';
 import type { ManagerConfig } from '../config/manager.config';
+import { registerJobStatusRoute } from '../jobs/job-status.route';
 import { type ManagerInfrastructure, ManagerModule } from '../manager.module';
 import { RawBody } from './json-body';
 import { buildOpenApiDocument, mountSwagger } from './openapi';
@@ -29,7 +30,9 @@ export interface ManagerAppOptions {
  * missing or wrong content type is the contract's 400/FET-0001 and not Fastify's 415.
  */
 export async function createManagerApp(config: ManagerConfig, options: ManagerAppOptions = {}): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES });
+  // No Nest middleware anywhere (request id, logging, metrics and spans are Fastify hooks), so no
+  // @fastify/middie: its hook would run on every request for nothing.
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, skipMiddie: true });
   const app = await NestFactory.create<NestFastifyApplication>(ManagerModule.forRoot(config, {
       ...(options.redisKeyPrefix === undefined ? {} : { redisKeyPrefix: options.redisKeyPrefix }),
       ...(options.infrastructure === undefined ? {} : { infrastructure: options.infrastructure }),
@@ -48,6 +51,7 @@ export async function createManagerApp(config: ManagerConfig, options: ManagerAp
     done(null, new RawBody(typeof type === 'string' ? type : undefined, body as Buffer));
   });
   app.enableCors({ origin: true });
+  registerJobStatusRoute(app);
   mountSwagger(app, buildOpenApiDocument(app, config));
   await app.init();
   return app;

@@ -4,9 +4,11 @@ import type { INestApplication } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import type { ManagerConfig } from '../config/manager.config';
+import { JobResponse } from '../jobs/dto/job.response';
+import { JOB_STATUS_PATH_ITEM } from '../jobs/job-status.route';
 import { ManagerModule } from '../manager.module';
 
-/** The OpenAPI 3 document of the routes, from the controllers' and DTOs' decorators. */
+/** The OpenAPI 3 document of the routes: the controllers' and DTOs' decorators, and the job-status route's own description. */
 export function buildOpenApiDocument(app: INestApplication, config: ManagerConfig): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle(config.swagger.title)
@@ -16,7 +18,9 @@ export function buildOpenApiDocument(app: INestApplication, config: ManagerConfi
     .addServer('/')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer');
   // The business routes only: the system routes (/health, /readyz, ...) belong to the platform.
-  return SwaggerModule.createDocument(app, builder.build(), { include: [ManagerModule], operationIdFactory: (_controller, method) => method });
+  const document = SwaggerModule.createDocument(app, builder.build(), { include: [ManagerModule], extraModels: [JobResponse], operationIdFactory: (_controller, method) => method });
+  document.paths['/v1/fetcher/{id}'] = JOB_STATUS_PATH_ITEM;
+  return document;
 }
 
 const UI_ASSETS: Readonly<Record<string, string>> = {

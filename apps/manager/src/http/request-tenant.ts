@@ -10,3 +10,11 @@ export function requestTenant(tenantId: string, request: FastifyRequest): Tenant
   const requestId = typeof header === 'string' && /^[\x21-\x7e]{1,128}$/.test(header) ? header : undefined;
   return createTenantContext(tenantId, requestId);
 }
+
+/**
+ * The tenant of a job request, carrying the request's own id (the caller's acceptable `X-Request-Id`
+ * or the one generated for the call): it travels into the job message and the Worker's logs.
+ */
+export function jobRequestTenant(tenantId: string, request: FastifyRequest): TenantContext {
+  return createTenantContext(tenantId, typeof request.id === 'string' && request.id !== '' ? request.id : undefined);
+}

@@ -1,21 +1,19 @@
-import { Body, Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { createTenantContext, type TenantContext } from '@fetcher/engine';
+import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Authorize } from '../auth/authorize.decorator';
 import { MANAGER_CONFIG, type ManagerConfig } from '../config/manager.config';
 import { Errors } from '../errors/catalogue';
 import { ErrorBody, FieldErrorBody } from '../http/error-bodies';
 import { parseJsonObject } from '../http/json-body';
-import { requireIdParam } from '../http/uuid-param';
+import { jobRequestTenant } from '../http/request-tenant';
 import { CreateJobCommand } from './commands/create-job.command';
 import { CreateJobBody } from './dto/create-job.body';
 import { parseCreateJobRequest } from './dto/create-job.request';
-import { CreateJobResponse, createJobResponse, JobResponse, jobResponse } from './dto/job.response';
-import { GetJobQuery } from './queries/get-job.query';
+import { CreateJobResponse, createJobResponse } from './dto/job.response';
 
-/** The extraction-job routes: create (202 new, 200 duplicate) and read. */
+/** Job creation (202 new, 200 duplicate). Reading a job is `job-status.route.ts`, served by Fastify directly. */
 @ApiTags('jobs')
 @ApiBearerAuth('bearer')
 @ApiResponse({ status: 400, description: 'Validation error (E1)', type: ErrorBody })
@@ -26,7 +24,6 @@ import { GetJobQuery } from './queries/get-job.query';
 export class JobsController {
   constructor(
     private readonly commands: CommandBus,
-    private readonly queries: QueryBus,
     @Inject(MANAGER_CONFIG) private readonly config: ManagerConfig,
   ) {}
 
@@ -41,24 +38,8 @@ export class JobsController {
   async create(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<CreateJobResponse> {
     const parsed = parseCreateJobRequest(parseJsonObject(body));
     if (!parsed.ok) throw Errors.parseFailed();
-    const { job, duplicate } = await this.commands.execute(new CreateJobCommand(this.tenant(request), parsed.request));
+    const { job, duplicate } = await this.commands.execute(new CreateJobCommand(jobRequestTenant(this.config.tenancy.tenantId, request), parsed.request));
     void reply.status(duplicate ? 200 : 202);
     return createJobResponse(job, duplicate);
-  }
-
-  @Get(':id')
-  @Authorize('fetcher', 'get')
-  @ApiOperation({ operationId: 'getJob', summary: 'Read a job, with the progress the Worker reports while it runs' })
-  @ApiParam({ name: 'id', format: 'uuid' })
-  @ApiResponse({ status: 200, type: JobResponse })
-  @ApiResponse({ status: 404, description: 'Not found (FET-1001)', type: ErrorBody })
-  async get(@Req() request: FastifyRequest, @Param('id') id: string): Promise<JobResponse> {
-    const jobId = requireIdParam(id, 'job');
-    return jobResponse(await this.queries.execute(new GetJobQuery(this.tenant(request), jobId)));
-  }
-
-  /** The request id (the caller's `X-Request-Id`, or the one generated for the call) travels into the job message. */
-  private tenant(request: FastifyRequest): TenantContext {
-    return createTenantContext(this.config.tenancy.tenantId, typeof request.id === 'string' && request.id !== '' ? request.id : undefined);
   }
 }

@@ -54,6 +54,21 @@ describe('the Manager HTTP layer on Fastify', () => {
     expect((await app.inject({ method: 'GET', url: '/metrics' })).body).toContain('readyz_check_duration_ms');
   });
 
+  it('allows any origin: preflights are answered, answers and errors carry the origin back', async () => {
+    const preflight = await app.inject({
+      method: 'OPTIONS',
+      url: '/v1/management/connections',
+      headers: { origin: 'https://ui.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-product-name' },
+    });
+    expect(preflight.statusCode).toBe(204);
+    expect(preflight.headers).toMatchObject({ 'access-control-allow-origin': 'https://ui.example', 'access-control-allow-headers': 'content-type,x-product-name' });
+    expect(preflight.headers['access-control-allow-methods']).toContain('POST');
+    const error = await app.inject({ method: 'GET', url: '/nope', headers: { origin: 'https://ui.example' } });
+    expect(error.statusCode).toBe(404);
+    expect(error.headers['access-control-allow-origin']).toBe('https://ui.example');
+    expect(error.headers.vary).toContain('Origin');
+  });
+
   it('echoes X-Request-Id and generates one when absent', async () => {
     const given = await app.inject({ method: 'GET', url: '/health', headers: { 'x-request-id': 'req-123' } });
     expect(given.headers['x-request-id']).toBe('req-123');

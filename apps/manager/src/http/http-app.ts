@@ -1,3 +1,4 @@
+import { fastifyCors } from '@fastify/cors';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type Telemetry } from '@fetcher/platform';
@@ -50,7 +51,9 @@ export async function createManagerApp(config: ManagerConfig, options: ManagerAp
     const type = request.headers['content-type'];
     done(null, new RawBody(typeof type === 'string' ? type : undefined, body as Buffer));
   });
-  app.enableCors({ origin: true });
+  // Any origin, as @fastify/cors's own hook: Nest's enableCors() wraps it to also copy the headers
+  // onto the raw response for Nest middleware, which this app does not use.
+  await app.register(fastifyCors, { origin: true });
   registerJobStatusRoute(app);
   mountSwagger(app, buildOpenApiDocument(app, config));
   await app.init();

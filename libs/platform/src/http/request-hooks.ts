@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ServerResponse } from 'node:http';
 import { type RequestLogEntry, type RequestLogging } from '../logging/request-logging';
 import { REQUEST_ID_HEADER, requestIdFrom } from '../logging/request-id';
-import { recordHttpRequest, UNMATCHED_ROUTE } from '../metrics/http-metrics';
+import { UNMATCHED_ROUTE } from '../metrics/http-metrics';
 import { type MetricsRegistry } from '../metrics/metrics-registry';
 import { endServerSpan, startServerSpan } from '../telemetry/http-tracing';
 import { type Telemetry } from '../telemetry/telemetry';
@@ -20,7 +20,8 @@ export interface RequestHooksOptions {
 const STATE = Symbol('fetcher.request');
 
 interface RequestState {
-  readonly startedAt: bigint;
+  /** performance.now() when the request arrived. */
+  readonly startedAt: number;
   readonly res: ServerResponse;
   log: RequestLogEntry | undefined;
   span: Span | undefined;
@@ -43,7 +44,7 @@ export function installRequestHooks(fastify: FastifyInstance, options: RequestHo
 
   fastify.addHook('onRequest', (request: TrackedRequest, reply: FastifyReply, done: () => void) => {
     reply.raw.setHeader(REQUEST_ID_HEADER, request.id);
-    const state: RequestState = { startedAt: process.hrtime.bigint(), res: reply.raw, log: undefined, span: undefined, done: false };
+    const state: RequestState = { startedAt: performance.now(), res: reply.raw, log: undefined, span: undefined, done: false };
     request[STATE] = state;
     const next = telemetry ? () => { state.span = startServerSpan(telemetry, request.raw, done); } : done;
     if (logging) state.log = logging.run(request.raw, request.id, next);
@@ -59,7 +60,7 @@ export function installRequestHooks(fastify: FastifyInstance, options: RequestHo
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     const method = request.raw.method ?? 'GET';
     const status = state.res.statusCode;
-    if (answered) recordHttpRequest(metrics, method, route, status, Number(process.hrtime.bigint() - state.startedAt) / 1e9);
+    if (answered) metrics.http.record(method, route, status, (performance.now() - state.startedAt) / 1000);
     if (state.span) endServerSpan(state.span, method, route, status);
     if (state.log) logging?.complete(state.log, state.res);
   };

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { HttpRequestMetrics } from './http-metrics';
 
 /** Buckets of `readyz_check_duration_ms`, in milliseconds. */
 export const READYZ_BUCKETS_MS = Object.freeze([1, 5, 10, 25, 50, 100, 250, 500, 1000, 2000, 5000]);
@@ -13,8 +14,8 @@ export class MetricsRegistry extends Registry {
   readonly readyzCheckDuration: Histogram<'dep' | 'status'>;
   readonly readyzCheckStatus: Counter<'dep' | 'status'>;
   readonly selfprobeResult: Gauge<'dep'>;
-  readonly httpRequestDuration: Histogram<'method' | 'route' | 'status_code'>;
-  readonly httpRequests: Counter<'method' | 'route' | 'status_code'>;
+  /** `http_request_duration_seconds` and `http_requests_total`, recorded by the request hooks. */
+  readonly http = new HttpRequestMetrics();
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     super();
@@ -22,8 +23,7 @@ export class MetricsRegistry extends Registry {
     this.readyzCheckDuration = this.histogram('readyz_check_duration_ms', 'Duration of readiness checks in milliseconds.', ['dep', 'status'], [...READYZ_BUCKETS_MS]);
     this.readyzCheckStatus = this.counter('readyz_check_status', 'Readiness check results by dependency and status.', ['dep', 'status']);
     this.selfprobeResult = this.gauge('selfprobe_result', 'Startup self-probe result per dependency (1 passed, 0 failed).', ['dep']);
-    this.httpRequestDuration = this.histogram('http_request_duration_seconds', 'HTTP request duration in seconds.', ['method', 'route', 'status_code'], [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30]);
-    this.httpRequests = this.counter('http_requests_total', 'HTTP requests answered.', ['method', 'route', 'status_code']);
+    this.http.registerIn(this);
   }
 
   counter<L extends string>(name: string, help: string, labelNames: readonly L[] = []): Counter<L> {

@@ -33,6 +33,11 @@ describe(jobResponse.name, () => {
     expect(jobResponse(running)).not.toHaveProperty('completedAt');
     expect(jobResponse({ ...job, resultPath: 'external-data/x.json', resultHmac: 'ff' })).toMatchObject({ resultPath: 'external-data/x.json', resultHmac: 'ff' });
   });
+
+  it('keeps the field order of the JSON clients have always received', () => {
+    const full: Job = { ...job, filters: { a: { t: { f: { eq: [1] } } } }, resultPath: 'p', resultHmac: 'h', progress: { tablesDone: 1, rowsSoFar: 2, updatedAt: new Date() } };
+    expect(Object.keys(jobResponse(full))).toEqual(['id', 'metadata', 'mappedFields', 'filters', 'status', 'resultPath', 'resultHmac', 'requestHash', 'createdAt', 'completedAt', 'progress']);
+  });
 });
 
 describe(createJobResponse.name, () => {

@@ -36,22 +36,27 @@ export class JobResponse {
   progress?: JobProgressResponse;
 }
 
-/** The job as clients see it: no dispatch or lease bookkeeping, no Worker-internal metadata, empty parts left out. */
+/**
+ * The job as clients see it: no dispatch or lease bookkeeping, no Worker-internal metadata, empty parts
+ * left out. Built field by field, in the order clients see: clients poll this in loops.
+ */
 export function jobResponse(job: Job): JobResponse {
-  const metadata = Object.fromEntries(Object.entries(job.metadata).filter(([key]) => !HIDDEN_METADATA_KEYS.has(key)));
-  return {
-    id: job.id,
-    ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
-    mappedFields: job.mappedFields,
-    ...(job.filters && Object.keys(job.filters).length > 0 ? { filters: job.filters } : {}),
-    status: job.status,
-    ...(job.resultPath ? { resultPath: job.resultPath } : {}),
-    ...(job.resultHmac ? { resultHmac: job.resultHmac } : {}),
-    ...(job.requestHash ? { requestHash: job.requestHash } : {}),
-    createdAt: job.createdAt.toISOString(),
-    ...(job.completedAt ? { completedAt: job.completedAt.toISOString() } : {}),
-    ...(job.progress ? { progress: { tablesDone: job.progress.tablesDone, rowsSoFar: job.progress.rowsSoFar } } : {}),
-  };
+  const response = { id: job.id } as JobResponse;
+  let metadata: Record<string, unknown> | undefined;
+  for (const key of Object.keys(job.metadata)) {
+    if (!HIDDEN_METADATA_KEYS.has(key)) (metadata ??= {})[key] = job.metadata[key];
+  }
+  if (metadata) response.metadata = metadata;
+  response.mappedFields = job.mappedFields;
+  if (job.filters && Object.keys(job.filters).length > 0) response.filters = job.filters;
+  response.status = job.status;
+  if (job.resultPath) response.resultPath = job.resultPath;
+  if (job.resultHmac) response.resultHmac = job.resultHmac;
+  if (job.requestHash) response.requestHash = job.requestHash;
+  response.createdAt = job.createdAt.toISOString();
+  if (job.completedAt) response.completedAt = job.completedAt.toISOString();
+  if (job.progress) response.progress = { tablesDone: job.progress.tablesDone, rowsSoFar: job.progress.rowsSoFar };
+  return response;
 }
 
 export class CreateJobResponse {

@@ -1,6 +1,7 @@
 import { Errors, type EntityKind } from '../errors/catalogue';
 
 const HEX32 = /^[0-9a-f]{32}$/;
+const CANONICAL = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * The lenient UUID parser clients rely on: the canonical 36-character form, the same in braces,
@@ -8,6 +9,7 @@ const HEX32 = /^[0-9a-f]{32}$/;
  * turn some of today's 404s into 400s. Returns the lower-case canonical form, or undefined.
  */
 export function parseLenientUuid(value: string): string | undefined {
+  if (CANONICAL.test(value)) return value; // what nearly every caller sends: no copies to make
   let text = value.toLowerCase();
   if (text.startsWith('urn:uuid:')) text = text.slice('urn:uuid:'.length);
   else if (text.length === 38 && text.startsWith('{') && text.endsWith('}')) text = text.slice(1, -1);

@@ -1,13 +1,8 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
 // eslint-disable-next-line no-restricted-imports -- an integration spec, not app code: it runs the in-process Mongo test server
 import { type MongoTestTarget, withMongo } from '@fetcher/mongo-test-server';
 import { v7 as uuidv7 } from 'uuid';
+import { FakeAuthorizationService, unsignedToken as token } from '../testing/fake-authorization-service';
 import { ManagerHarness } from '../testing/manager-harness';
-
-/** An unsigned JWT: the authorizer reads its claims; the authorization service decides. */
-const token = (claims: Record<string, unknown>) =>
-  ['{"alg":"none"}', JSON.stringify(claims)].map((p) => Buffer.from(p).toString('base64url')).join('.') + '.sig';
 
 /**
  * The job-status route is served by Fastify directly, outside Nest's router: these check that it
@@ -17,32 +12,15 @@ const token = (claims: Record<string, unknown>) =>
 describe('GET /v1/fetcher/{id}, served outside Nest\'s router', () => {
   let mongo: MongoTestTarget;
   let sut: ManagerHarness;
-  let auth: Server;
-  const asked: { sub: string; resource: string; action: string }[] = [];
-  let answer: { status: number; body: string } = { status: 200, body: '' };
+  let auth: FakeAuthorizationService;
 
   beforeAll(async () => {
-    // The authorization service: allows the editor role, refuses everybody else, unless a test sets `answer`.
-    auth = createServer((req, res) => {
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk.toString()));
-      req.on('end', () => {
-        const request = JSON.parse(body) as { sub: string; resource: string; action: string };
-        asked.push(request);
-        res.setHeader('content-type', 'application/json');
-        if (answer.body !== '') res.writeHead(answer.status).end(answer.body);
-        else res.end(JSON.stringify({ authorized: request.sub === 'admin/fetcher-editor-role' }));
-      });
-    });
-    auth.listen(0, '127.0.0.1');
-    await once(auth, 'listening');
-    const address = auth.address();
-    if (address === null || typeof address === 'string') throw new Error('no port');
+    auth = await FakeAuthorizationService.start();
     mongo = await withMongo();
-    sut = await ManagerHarness.start(mongo.uri, { PLUGIN_AUTH_ENABLED: 'true', PLUGIN_AUTH_ADDRESS: `http://127.0.0.1:${address.port}` });
+    sut = await ManagerHarness.start(mongo.uri, { PLUGIN_AUTH_ENABLED: 'true', PLUGIN_AUTH_ADDRESS: auth.url });
   });
   afterEach(() => {
-    answer = { status: 200, body: '' };
+    auth.override = undefined;
   });
   afterAll(async () => {
     await sut?.close();
@@ -64,11 +42,11 @@ describe('GET /v1/fetcher/{id}, served outside Nest\'s router', () => {
     const res = await sut.request('GET', `/v1/fetcher/${uuidv7()}`, { headers: { authorization: `Bearer ${user}` } });
     expect(res.status).toBe(403);
     expect(res.text).toBe('Forbidden');
-    expect(asked.at(-1)).toEqual({ sub: 'acme/ann', resource: 'fetcher', action: 'get' });
+    expect(auth.asked.at(-1)).toEqual({ sub: 'acme/ann', resource: 'fetcher', action: 'get' });
   });
 
   it('passes the authorization service\'s own error body through', async () => {
-    answer = { status: 429, body: '{"code":429,"message":"slow down"}' };
+    auth.override = { status: 429, body: '{"code":429,"message":"slow down"}' };
     const res = await sut.request('GET', `/v1/fetcher/${uuidv7()}`, { headers: editor });
     expect(res.status).toBe(429);
     expect(res.text).toBe('{"code":429,"message":"slow down"}');

@@ -56,54 +56,43 @@ export class HttpRequestMetrics {
 
   /** Adds both metrics to `registry` (prom-client asks each registered metric for its values when scraped). */
   registerIn(registry: Registry): void {
-    // prom-client's Metric type lists its own classes; a registry only calls name, get() and reset().
-    registry.registerMetric(this.#durationMetric() as unknown as Metric);
-    registry.registerMetric(this.#countMetric() as unknown as Metric);
+    registry.registerMetric(scrapedMetric('http_request_duration_seconds', 'HTTP request duration in seconds.', 'histogram', () => this.#durationValues(), () => this.reset()));
+    registry.registerMetric(scrapedMetric('http_requests_total', 'HTTP requests answered.', 'counter', () => this.#countValues(), () => this.reset()));
   }
 
   reset(): void {
     this.#series.clear();
   }
 
-  #durationMetric() {
+  /** Per label set: the cumulative buckets, `+Inf`, sum and count, as prom-client lists a histogram. */
+  #durationValues(): ScrapedValue[] {
     const name = 'http_request_duration_seconds';
-    return {
-      name,
-      help: 'HTTP request duration in seconds.',
-      type: 'histogram',
-      aggregator: 'sum',
-      get: (): Promise<ScrapedMetric> => {
-        const values: ScrapedValue[] = [];
-        for (const series of this.#series.values()) {
-          let cumulative = 0;
-          HTTP_DURATION_BUCKETS.forEach((le, i) => {
-            cumulative += series.buckets[i];
-            values.push({ labels: { le, ...series.labels }, value: cumulative, metricName: `${name}_bucket` });
-          });
-          values.push({ labels: { le: '+Inf', ...series.labels }, value: series.count, metricName: `${name}_bucket` });
-          values.push({ labels: { ...series.labels }, value: series.sum, metricName: `${name}_sum` });
-          values.push({ labels: { ...series.labels }, value: series.count, metricName: `${name}_count` });
-        }
-        return Promise.resolve({ name, help: 'HTTP request duration in seconds.', type: 'histogram', values, aggregator: 'sum' });
-      },
-      reset: () => this.reset(),
-    };
+    const values: ScrapedValue[] = [];
+    for (const series of this.#series.values()) {
+      let cumulative = 0;
+      HTTP_DURATION_BUCKETS.forEach((le, i) => {
+        cumulative += series.buckets[i];
+        values.push({ labels: { le, ...series.labels }, value: cumulative, metricName: `${name}_bucket` });
+      });
+      values.push({ labels: { le: '+Inf', ...series.labels }, value: series.count, metricName: `${name}_bucket` });
+      values.push({ labels: { ...series.labels }, value: series.sum, metricName: `${name}_sum` });
+      values.push({ labels: { ...series.labels }, value: series.count, metricName: `${name}_count` });
+    }
+    return values;
   }
 
-  #countMetric() {
-    const name = 'http_requests_total';
-    return {
-      name,
-      help: 'HTTP requests answered.',
-      type: 'counter',
-      aggregator: 'sum',
-      get: (): Promise<ScrapedMetric> => {
-        const values = [...this.#series.values()].map((series) => ({ labels: { ...series.labels }, value: series.count }));
-        return Promise.resolve({ name, help: 'HTTP requests answered.', type: 'counter', values, aggregator: 'sum' });
-      },
-      reset: () => this.reset(),
-    };
+  #countValues(): ScrapedValue[] {
+    return [...this.#series.values()].map((series) => ({ labels: { ...series.labels }, value: series.count }));
   }
+}
+
+/**
+ * A metric as prom-client's registry uses it: a name, its values when scraped, and a reset. (The
+ * registry's Metric type lists prom-client's own classes only.)
+ */
+function scrapedMetric(name: string, help: string, type: ScrapedMetric['type'], values: () => ScrapedValue[], reset: () => void): Metric {
+  const metric = { name, help, type, aggregator: 'sum', get: (): Promise<ScrapedMetric> => Promise.resolve({ name, help, type, values: values(), aggregator: 'sum' }), reset };
+  return metric as unknown as Metric;
 }
 
 /** Index of the first bucket whose upper bound holds `seconds` (the bucket count when none does). */

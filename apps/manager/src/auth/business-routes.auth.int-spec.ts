@@ -2,10 +2,11 @@
 import { type MongoTestTarget, withMongo } from '@fetcher/mongo-test-server';
 import { FakeAuthorizationService, unsignedToken as token } from '../testing/fake-authorization-service';
 import { ManagerHarness } from '../testing/manager-harness';
+import { v7 as uuidv7 } from 'uuid';
 
 const BASE = '/v1/management/connections';
 
-describe('connection routes behind plugin-auth', () => {
+describe('business routes behind plugin-auth', () => {
   let mongo: MongoTestTarget;
   let sut: ManagerHarness;
   let auth: FakeAuthorizationService;
@@ -14,6 +15,9 @@ describe('connection routes behind plugin-auth', () => {
     auth = await FakeAuthorizationService.start();
     mongo = await withMongo();
     sut = await ManagerHarness.start(mongo.uri, { PLUGIN_AUTH_ENABLED: 'true', PLUGIN_AUTH_ADDRESS: auth.url });
+  });
+  afterEach(() => {
+    auth.override = undefined;
   });
   afterAll(async () => {
     await sut?.close();
@@ -41,6 +45,28 @@ describe('connection routes behind plugin-auth', () => {
     const res = await sut.request('PATCH', `${BASE}/not-an-id`, { headers: { authorization: `Bearer ${editor}` }, body: {} });
     expect(res.json()).toMatchObject({ code: 'FET-0404' });
     expect(auth.asked.at(-1)).toEqual({ sub: 'admin/fetcher-editor-role', resource: 'connections', action: 'patch' });
+  });
+
+  // GET /v1/fetcher/{id} is served by Fastify directly (jobs/job-status.route.ts), not through the guard.
+  it('asks for the job-status route too, before looking at the id', async () => {
+    const res = await sut.request('GET', '/v1/fetcher/not-a-uuid');
+    expect(res.status).toBe(401);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.text).toBe('Missing Token');
+    const user = token({ type: 'normal-user', owner: 'acme', sub: 'ann' });
+    const refused = await sut.request('GET', `/v1/fetcher/${uuidv7()}`, { headers: { authorization: `Bearer ${user}` } });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toBe('Forbidden');
+    expect(auth.asked.at(-1)).toEqual({ sub: 'acme/ann', resource: 'fetcher', action: 'get' });
+    const editor = { authorization: `Bearer ${token({ type: 'service' })}` };
+    expect((await sut.request('GET', '/v1/fetcher/not-a-uuid', { headers: editor })).json()).toMatchObject({ code: 'FET-0404' });
+  });
+
+  it('passes the authorization service\'s own error body through on the job-status route', async () => {
+    auth.override = { status: 429, body: '{"code":429,"message":"slow down"}' };
+    const res = await sut.request('GET', `/v1/fetcher/${uuidv7()}`, { headers: { authorization: `Bearer ${token({ type: 'service' })}` } });
+    expect(res.status).toBe(429);
+    expect(res.text).toBe('{"code":429,"message":"slow down"}');
   });
 
   it('leaves the system routes open', async () => {

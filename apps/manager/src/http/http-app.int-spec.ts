@@ -63,6 +63,10 @@ describe('the Manager HTTP layer on Fastify', () => {
     expect(preflight.statusCode).toBe(204);
     expect(preflight.headers).toMatchObject({ 'access-control-allow-origin': 'https://ui.example', 'access-control-allow-headers': 'content-type,x-product-name' });
     expect(preflight.headers['access-control-allow-methods']).toContain('POST');
+    // PATCH and DELETE too: a browser refuses the call when its preflight does not list the method.
+    const patch = await app.inject({ method: 'OPTIONS', url: '/v1/management/connections/x', headers: { origin: 'https://ui.example', 'access-control-request-method': 'PATCH' } });
+    expect(patch.statusCode).toBe(204);
+    expect(String(patch.headers['access-control-allow-methods']).split(/,\s*/)).toEqual(expect.arrayContaining(['PATCH', 'DELETE', 'PUT']));
     const error = await app.inject({ method: 'GET', url: '/nope', headers: { origin: 'https://ui.example' } });
     expect(error.statusCode).toBe(404);
     expect(error.headers['access-control-allow-origin']).toBe('https://ui.example');

@@ -9,6 +9,9 @@ import { type ManagerInfrastructure, ManagerModule } from '../manager.module';
 import { RawBody } from './json-body';
 import { buildOpenApiDocument, mountSwagger } from './openapi';
 
+/** What a browser may call cross-origin: every method the API has. */
+const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
 /** 4 MiB: the contract's body limit (larger bodies get 413). */
 export const BODY_LIMIT_BYTES = 4 * 1024 * 1024;
 
@@ -52,8 +55,9 @@ export async function createManagerApp(config: ManagerConfig, options: ManagerAp
     done(null, new RawBody(typeof type === 'string' ? type : undefined, body as Buffer));
   });
   // Any origin, as @fastify/cors's own hook: Nest's enableCors() wraps it to also copy the headers
-  // onto the raw response for Nest middleware, which this app does not use.
-  await app.register(fastifyCors, { origin: true });
+  // onto the raw response for Nest middleware, which this app does not use. Its default methods
+  // (GET, HEAD, POST) would fail a browser's preflight for PATCH and DELETE.
+  await app.register(fastifyCors, { origin: true, methods: CORS_METHODS });
   registerJobStatusRoute(app);
   mountSwagger(app, buildOpenApiDocument(app, config));
   await app.init();

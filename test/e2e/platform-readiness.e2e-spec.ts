@@ -84,6 +84,9 @@ describe('Manager readiness when dependencies go away and come back', () => {
     });
     workQueue = env.RABBITMQ_FETCHER_WORK_QUEUE!;
     app = await startApp('manager', port, env, '/readyz');
+    // /readyz can pass while the startup self-probe is still retrying a check that was not up yet;
+    // an outage caused before the self-probe has decided would mark the process unhealthy for life.
+    await until(async () => (await fetch(`${app!.baseUrl}/health`)).status === 200, 'self-probe passed', 20_000);
   });
   afterAll(async () => {
     await app?.stop();

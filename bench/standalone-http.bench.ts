@@ -8,11 +8,15 @@
  *    Fastify server (its own process) answering the same JSON body, measured alternately
  *    (bare, standalone, bare, standalone, ...). Target: standalone >= 60% of bare Fastify.
  *
+ * With `--spin=10,20,...`, the run adds one bare Fastify server per value that burns that many
+ * microseconds of CPU in its handler, measured in the same alternation: it shows how much per-request
+ * work this machine lets a server add before it falls below a given share of bare Fastify.
+ *
  * The job is created through `POST /v1/fetcher` on the demo connection and read back once completed.
  * Build first: `npm run build` (or the engine, platform, connectors and standalone workspaces), then
  * `npx tsc -p bench/tsconfig.json`.
  *
- *   node bench/dist/standalone-http.bench.js [--duration=10] [--connections=10] [--rounds=2]
+ *   node bench/dist/standalone-http.bench.js [--duration=10] [--connections=10] [--rounds=2] [--spin=10,20]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -26,6 +30,7 @@ const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split
 const DURATION = Number(args.get('duration') ?? 10);
 const CONNECTIONS = Number(args.get('connections') ?? 10);
 const ROUNDS = Number(args.get('rounds') ?? 2);
+const SPINS = (args.get('spin') ?? '').split(',').filter((v) => v !== '').map(Number);
 const ROOT = join(__dirname, '..', '..');
 const STANDALONE_MAIN = join(ROOT, 'apps', 'standalone', 'dist', 'standalone', 'src', 'main.js');
 
@@ -84,6 +89,34 @@ async function hammer(url: string, pid: number): Promise<Sample> {
   return { rate: result.requests.average, cpuUs: (ticks * 10_000) / result.requests.total };
 }
 
+interface BareServer {
+  readonly child: ChildProcess;
+  readonly url: string;
+}
+
+/** Bare Fastify (its own process) answering `body`, after burning `spinUs` microseconds of CPU. */
+async function startBare(body: string, jobId: string, spinUs: number): Promise<BareServer> {
+  const port = await freePort();
+  const spin = spinUs > 0
+    ? `const until = process.hrtime.bigint() + ${BigInt(spinUs * 1000)}n; while (process.hrtime.bigint() < until);`
+    : '';
+  const script = `
+    const app = require('fastify')();
+    const body = ${JSON.stringify(body)};
+    app.get('/v1/fetcher/:id', (req, reply) => { ${spin} reply.header('content-type', 'application/json; charset=utf-8').send(body); });
+    app.listen({ port: ${port}, host: '127.0.0.1' });`;
+  const startedAt = performance.now();
+  const child = spawn(process.execPath, ['-e', script], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}/v1/fetcher/${jobId}`;
+  try {
+    await waitFor200(url, startedAt, child);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+  return { child, url };
+}
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fetcher-bench-standalone-'));
   const port = await freePort();
@@ -94,7 +127,7 @@ async function main(): Promise<void> {
     env: { PATH: process.env.PATH ?? '', FETCHER_DATA_DIR: dataDir, SERVER_ADDRESS: `127.0.0.1:${port}`, LOG_LEVEL: 'error' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  let bare: ChildProcess | undefined;
+  let bare: ChildProcess[] = [];
   try {
     const startupMs = await waitFor200(`${base}/readyz`, spawnedAt, service);
 
@@ -117,24 +150,24 @@ async function main(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const idleRss = rssMiB(service.pid!);
 
-    const barePort = await freePort();
-    const script = `
-      const app = require('fastify')();
-      const body = ${JSON.stringify(body)};
-      app.get('/v1/fetcher/:id', (req, reply) => { reply.header('content-type', 'application/json; charset=utf-8').send(body); });
-      app.listen({ port: ${barePort}, host: '127.0.0.1' });`;
-    const bareAt = performance.now();
-    bare = spawn(process.execPath, ['-e', script], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-    const bareUrl = `http://127.0.0.1:${barePort}/v1/fetcher/${created.jobId}`;
-    await waitFor200(bareUrl, bareAt, bare);
+    const bareServer = await startBare(body, created.jobId, 0);
+    bare = [bareServer.child];
+    const spun: Array<{ spinUs: number; server: BareServer; samples: Sample[] }> = [];
+    for (const spinUs of SPINS) {
+      const server = await startBare(body, created.jobId, spinUs);
+      bare.push(server.child);
+      spun.push({ spinUs, server, samples: [] });
+    }
 
-    await hammer(jobUrl, service.pid!); // warm-up of both, not counted
-    await hammer(bareUrl, bare.pid!);
+    await hammer(jobUrl, service.pid!); // warm-up of all, not counted
+    await hammer(bareServer.url, bareServer.child.pid!);
+    for (const s of spun) await hammer(s.server.url, s.server.child.pid!);
     const bareSamples: Sample[] = [];
     const standaloneSamples: Sample[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      bareSamples.push(await hammer(bareUrl, bare.pid!));
+      bareSamples.push(await hammer(bareServer.url, bareServer.child.pid!));
       standaloneSamples.push(await hammer(jobUrl, service.pid!));
+      for (const s of spun) s.samples.push(await hammer(s.server.url, s.server.child.pid!));
     }
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const rates = (samples: Sample[]) => samples.map((s) => s.rate);
@@ -147,11 +180,15 @@ async function main(): Promise<void> {
         `  bare Fastify  ${rates(bareSamples).map((r) => r.toFixed(0)).join(', ')} req/s (mean ${mean(rates(bareSamples)).toFixed(0)}; server CPU ${cpu(bareSamples)} us/request)`,
         `  standalone    ${rates(standaloneSamples).map((r) => r.toFixed(0)).join(', ')} req/s (mean ${mean(rates(standaloneSamples)).toFixed(0)}; server CPU ${cpu(standaloneSamples)} us/request)`,
         `  ratio ${(ratio * 100).toFixed(0)}% (target >= 60%)`,
+        ...spun.map((s) => {
+          const share = (mean(rates(s.samples)) / mean(rates(bareSamples))) * 100;
+          return `  bare Fastify + ${s.spinUs} us of CPU per request: mean ${mean(rates(s.samples)).toFixed(0)} req/s (server CPU ${cpu(s.samples)} us/request), ${share.toFixed(0)}% of bare`;
+        }),
         '',
       ].join('\n'),
     );
   } finally {
-    if (bare) await stop(bare);
+    for (const child of bare) await stop(child);
     await stop(service);
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -127,7 +127,7 @@ async function main(): Promise<void> {
     env: { PATH: process.env.PATH ?? '', FETCHER_DATA_DIR: dataDir, SERVER_ADDRESS: `127.0.0.1:${port}`, LOG_LEVEL: 'error' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  let bare: ChildProcess[] = [];
+  const bare: ChildProcess[] = [];
   try {
     const startupMs = await waitFor200(`${base}/readyz`, spawnedAt, service);
 
@@ -151,7 +151,7 @@ async function main(): Promise<void> {
     const idleRss = rssMiB(service.pid!);
 
     const bareServer = await startBare(body, created.jobId, 0);
-    bare = [bareServer.child];
+    bare.push(bareServer.child);
     const spun: Array<{ spinUs: number; server: BareServer; samples: Sample[] }> = [];
     for (const spinUs of SPINS) {
       const server = await startBare(body, created.jobId, spinUs);

@@ -52,9 +52,12 @@ describe('standalone mode (built service and CLI)', () => {
   });
 
   it("shows the Manager's and the Worker's metrics on one /metrics, each metric once", async () => {
-    const text = await (await fetch(`${service!.baseUrl}/metrics`)).text();
+    // The Worker counts a job just after its terminal write, which the job poll can see first: wait for the count.
+    const text = await eventually(async () => {
+      const exposition = await (await fetch(`${service!.baseUrl}/metrics`)).text();
+      return /^fetcher_worker_jobs_total\{status="completed"\} 1$/m.test(exposition) ? exposition : undefined;
+    });
     expect(text).toMatch(/^http_requests_total\{method="POST",route="\/v1\/fetcher",status_code="202"\} 1$/m);
-    expect(text).toMatch(/^fetcher_worker_jobs_total\{status="completed"\} 1$/m);
     expect(text).toMatch(/^fetcher_manager_\w+/m);
     const help = text.split('\n').filter((line) => line.startsWith('# HELP '));
     expect(help.filter((line) => line.startsWith('# HELP process_cpu_user_seconds_total '))).toHaveLength(1);

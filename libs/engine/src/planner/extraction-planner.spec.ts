@@ -85,6 +85,20 @@ describe(ExtractionPlanner.name, () => {
       );
     });
 
+    it('refuses a datasource deleted between the probe and schema validation as not_found', async () => {
+      const store = new MemoryConnectionStore();
+      const { engine } = await aWorldWith(['crm'], { connectionStore: store }, { schema: SCHEMA });
+      const find = store.findConnection.bind(store);
+      let lookups = 0;
+      // The probe's lookup finds the connection; schema validation's lookup no longer does.
+      store.findConnection = async (t, name) => (++lookups === 1 ? find(t, name) : undefined);
+      const error = (await engine.planExtraction(TENANT, { mappedFields: { crm: { users: ['id'] } } }).catch((e: unknown) => e)) as EngineError;
+      expect(error.category).toBe('not_found');
+      expect(error).toEqual(new EngineError('not_found', ErrorText.unknownDatasource));
+      expect(error.cause).toEqual({ valid: false, failures: [expect.objectContaining({ type: 'datasource_not_found', configName: 'crm' })] });
+      expect(lookups).toBe(2);
+    });
+
     it('carries the validation report as the hidden cause of a schema failure', async () => {
       const { engine } = await world();
       const error = (await engine.planExtraction(TENANT, { mappedFields: { crm: { users: ['nope'] } } }).catch((e: unknown) => e)) as EngineError;

@@ -1,5 +1,5 @@
 // Lint: typescript-eslint's type-checked rules, plus the architecture's import directions
-// (STYLE.md section 1 and 4). The engine boundary is also enforced by libs/engine/test/boundary.spec.ts,
+// (docs/architecture.md, "Import rules"). The engine boundary is also enforced by libs/engine/test/boundary.spec.ts,
 // because lint sees neither require() nor import().
 import tseslint from 'typescript-eslint';
 import boundaries from 'eslint-plugin-boundaries';
@@ -52,7 +52,7 @@ export default tseslint.config(
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
-      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'No default exports (STYLE.md section 2).' }],
+      'no-restricted-syntax': ['error', { selector: 'ExportDefaultDeclaration', message: 'No default exports: use a named export (docs/architecture.md, "Import rules").' }],
     },
   },
   {

@@ -1,4 +1,4 @@
-// Test tiers (STYLE.md section 5): unit specs next to the code, integration specs next to the
+// Test tiers (docs/architecture.md, "Layout"): unit specs next to the code, integration specs next to the
 // adapters they exercise (real services), end-to-end suites under test/e2e.
 const moduleNameMapper = {
   '^@fetcher/engine$': '<rootDir>/libs/engine/src/index.ts',

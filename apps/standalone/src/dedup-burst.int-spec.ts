@@ -33,11 +33,11 @@ describe('the standalone service under a burst of identical job requests', () =>
   const terminal = (id: string) => eventually(async () => ((s) => (s === 'completed' || s === 'failed' ? s : undefined))(await jobStatus(id)));
   const aBody = () => JSON.stringify({ dataRequest: { mappedFields: { [configName]: { [`${schema}.items`]: ['id'] } } }, metadata: { source: 'bursty', n: randomUUID() } });
   const histogram = (answers: Answer[]) => answers.reduce<Record<number, number>>((h, a) => ({ ...h, [a.status]: (h[a.status] ?? 0) + 1 }), {});
-  /** Jobs stored for one request body, read from the data directory as the CLI would. */
+  /** Jobs stored for one request body, read from the data directory (records only, not a write in progress). */
   const storedJobs = (body: string) => {
     const n = (JSON.parse(body) as { metadata: { n: string } }).metadata.n;
     const dir = join(dataDir, 'jobs');
-    return readdirSync(dir).filter((file) => readFileSync(join(dir, file), 'utf8').includes(n));
+    return readdirSync(dir).filter((file) => file.endsWith('.json') && readFileSync(join(dir, file), 'utf8').includes(n));
   };
 
   beforeAll(async () => {

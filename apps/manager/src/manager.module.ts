@@ -11,6 +11,7 @@ import { MongoConnectionRepository } from './adapters/mongo/connection-repositor
 import { MongoModule } from './adapters/mongo/mongo.module';
 import { JOB_PUBLISHER_PROVIDERS } from './adapters/amqp/job-publisher.provider';
 import { EngineConnectivityCheck } from './adapters/engine/connectivity-check.engine';
+import { LimitedConnectivityCheck } from './adapters/engine/connectivity-check.limited';
 import { MongoJobRepository } from './adapters/mongo/job-repository.mongo';
 import { JOB_MODEL, JobSchema } from './adapters/mongo/job.schema';
 import { dispatchSweepProvider } from './jobs/dispatch/dispatch-sweep.provider';
@@ -102,7 +103,7 @@ export class ManagerModule {
         // Jobs
         { provide: JOB_REPOSITORY, useClass: MongoJobRepository },
         ...JOB_PUBLISHER_PROVIDERS,
-        { provide: CONNECTIVITY_CHECK, inject: [ENGINE], useFactory: (engine: Engine) => new EngineConnectivityCheck(engine) },
+        { provide: CONNECTIVITY_CHECK, inject: [ENGINE], useFactory: (engine: Engine) => new LimitedConnectivityCheck(new EngineConnectivityCheck(engine)) },
         dispatchSweepProvider,
         ...JOB_HANDLERS,
         ...(options.infrastructure?.providers ?? []),

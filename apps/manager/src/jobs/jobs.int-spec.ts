@@ -12,6 +12,7 @@ import { loadManagerConfig, type ManagerConfig } from '../config/manager.config'
 import { createManagerApp } from '../http/http-app';
 import { CLOCK } from '../ports/clock.port';
 import { JOB_REPOSITORY, type JobRepository } from '../ports/job-repository.port';
+import { binaryToUuid } from '../adapters/mongo/uuid-binary';
 import { FakeClock } from '../testing/fake-clock';
 import { aPostgresConnection } from '../testing/manager-harness';
 import { managerTestEnv } from '../testing/manager-test-env';
@@ -325,6 +326,93 @@ describe('job routes against RabbitMQ and the MongoDB test server', () => {
         expect((await m.get(id.replace(/-/g, ''))).body.id).toBe(id);
         await messages(m.config.amqp.workQueue);
       });
+    });
+  });
+
+  describe('identical requests in a burst, on a stored PostgreSQL connection behind a counting proxy', () => {
+    let m: Manager;
+    let proxy: TcpProxy;
+    let configName: string;
+    beforeAll(async () => {
+      proxy = new TcpProxy('127.0.0.1', 5432);
+      await proxy.start();
+      m = await startManager();
+      configName = `pg-${randomUUID().slice(0, 8)}`;
+      const res = await m.app.inject({
+        method: 'POST',
+        url: '/v1/management/connections',
+        headers: { 'content-type': 'application/json', 'x-product-name': 'reporter' },
+        payload: JSON.stringify(aPostgresConnection({ configName, port: proxy.port })),
+      });
+      expect(res.statusCode).toBe(201);
+    });
+    afterAll(() => proxy.close());
+    afterEach(async () => {
+      proxy.releaseAll();
+      await messages(m.config.amqp.workQueue);
+    });
+
+    const burstBody = () => ({ dataRequest: { mappedFields: { [configName]: { t: ['f'] } } }, metadata: { source: 'reporter', n: randomUUID() } });
+    const histogram = (answers: { status: number }[]) => answers.reduce<Record<number, number>>((h, a) => ({ ...h, [a.status]: (h[a.status] ?? 0) + 1 }), {});
+
+    it('dials the datasource once for 30 identical concurrent requests', async () => {
+      const body = JSON.stringify(burstBody());
+      const before = proxy.accepted;
+      const answers = await Promise.all(Array.from({ length: 30 }, () => m.post(body)));
+      expect(histogram(answers)).toEqual({ 200: 29, 202: 1 });
+      expect(proxy.accepted - before).toBe(1);
+    });
+
+    /**
+     * Holds every dial, lets one through so its request stores the job, moves that job to `status`
+     * while the others still wait on their dials (or on the first request), then lets them all go.
+     */
+    async function burstWithFirstJobMovedTo(status: 'completed' | 'failed') {
+      const payload = burstBody();
+      const body = JSON.stringify(payload);
+      proxy.hold();
+      const answers = Promise.all(Array.from({ length: 30 }, () => m.post(body)));
+      await pollUntil(() => proxy.held > 0);
+      proxy.releaseNewest();
+      const first = await pollUntil(() => m.jobs.findOne({ 'metadata.n': payload.metadata.n }));
+      await m.jobs.updateOne({ _id: first._id }, { $set: { status, dedup_active: false, completed_at: m.clock.now() } });
+      proxy.releaseAll();
+      const settled = await answers;
+      const jobs = await m.jobs.find({ 'metadata.n': payload.metadata.n }).toArray();
+      return { answers: settled, jobs };
+    }
+
+    it('answers with one job, 200 or 202 only, when the first job completes in the middle of the burst', async () => {
+      const { answers, jobs } = await burstWithFirstJobMovedTo('completed');
+      expect(histogram(answers)).toEqual({ 200: 29, 202: 1 });
+      expect(jobs).toHaveLength(1);
+      expect(new Set(answers.map((a) => a.body.jobId))).toEqual(new Set([binaryToUuid(jobs[0]._id)]));
+    });
+
+    it('answers 200 or 202 only, with at most one retry job, when the first job fails in the middle of the burst', async () => {
+      const { answers, jobs } = await burstWithFirstJobMovedTo('failed');
+      expect(Object.keys(histogram(answers)).filter((s) => s !== '200' && s !== '202')).toEqual([]);
+      expect(jobs.filter((j) => j.status !== 'failed').length).toBeLessThanOrEqual(1);
+    });
+
+    it('dials one connection at most four at a time for distinct requests, and answers them all', async () => {
+      proxy.hold();
+      proxy.maxHeld = 0;
+      let done = 0;
+      const answers = Promise.all(
+        Array.from({ length: 12 }, () =>
+          m.post(burstBody()).then((a) => {
+            done += 1;
+            return a;
+          }),
+        ),
+      );
+      while (done < 12) {
+        await pollUntil(() => proxy.held > 0 || done === 12);
+        proxy.releaseNewest();
+      }
+      expect(histogram(await answers)).toEqual({ 202: 12 });
+      expect(proxy.maxHeld).toBeLessThanOrEqual(4);
     });
   });
 

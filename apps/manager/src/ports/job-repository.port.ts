@@ -3,6 +3,13 @@ import type { Job } from '../jobs/job';
 
 export type InsertOutcome = 'inserted' | 'duplicate_active';
 
+/**
+ * What creating a job came to: stored, or not stored because an identical request's job can be
+ * reused, or `contended` when the hash kept changing hands (active jobs with it were stored and
+ * finished again and again under our attempts), which a caller reports rather than loops on.
+ */
+export type CreateOutcome = { readonly created: true } | { readonly created: false; readonly existing: Job } | { readonly created: false; readonly contended: true };
+
 /** What the dispatch sweep needs to claim a job nobody confirmed as published. */
 export interface DispatchClaim {
   /** Only jobs created before this instant are candidates. */
@@ -27,6 +34,15 @@ export interface JobRepository {
    * active job has the same request hash, atomically with respect to concurrent inserts.
    */
   insert(tenant: TenantContext, job: Job): Promise<InsertOutcome>;
+  /**
+   * Stores `job` (a new `pending` one) unless a job with its hash is reusable, and then answers that
+   * job and stores nothing. Reusable means: the newest active job with the hash, however old; else
+   * the newest job created at or after `reusableSince`, unless it failed. MUST hold against
+   * concurrent calls and concurrent status changes: it never stores a second active job, and it
+   * answers (rather than stores) whenever a job was reusable when the call began or is active when
+   * it stores, including one that finished between those two moments.
+   */
+  insertUnlessReusable(tenant: TenantContext, job: Job, reusableSince: Date): Promise<CreateOutcome>;
   /** Records a confirmed publish: sets `dispatchedAt`, counts the attempt, releases any sweep claim. */
   markDispatched(tenant: TenantContext, id: string, at: Date): Promise<void>;
   /**

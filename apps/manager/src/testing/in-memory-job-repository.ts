@@ -1,6 +1,6 @@
 import type { TenantContext } from '@fetcher/engine';
 import { isActive, type Job, type JobStatus } from '../jobs/job';
-import type { DispatchClaim, InsertOutcome, JobRepository } from '../ports/job-repository.port';
+import type { CreateOutcome, DispatchClaim, InsertOutcome, JobRepository } from '../ports/job-repository.port';
 
 interface Stored {
   job: Job;
@@ -14,8 +14,8 @@ interface Stored {
 export class InMemoryJobRepository implements JobRepository {
   readonly #tenants = new Map<string, Map<string, Stored>>();
   failNextWith: Partial<Record<keyof JobRepository, Error>> = {};
-  /** Runs just before `insert` stores a job, to interleave other writes in tests. */
-  beforeInsert?: () => void;
+  /** Runs just before `insert` or `insertUnlessReusable` looks and stores, to interleave other writes in tests. */
+  beforeInsert?: (job: Job) => void;
 
   findById(tenant: TenantContext, id: string): Promise<Job | undefined> {
     return this.#call('findById', () => this.#jobs(tenant).get(id)?.job);
@@ -33,13 +33,25 @@ export class InMemoryJobRepository implements JobRepository {
 
   insert(tenant: TenantContext, job: Job): Promise<InsertOutcome> {
     return this.#call('insert', () => {
-      this.beforeInsert?.();
+      this.beforeInsert?.(job);
       const jobs = this.#jobs(tenant);
       if (isActive(job.status) && [...jobs.values()].some((s) => s.job.requestHash === job.requestHash && isActive(s.job.status))) {
         return 'duplicate_active';
       }
       jobs.set(job.id, { job: structuredClone(job), lockUntil: null });
       return 'inserted';
+    });
+  }
+
+  /** Look-up and store in one synchronous step, so nothing can finish or arrive in between. */
+  insertUnlessReusable(tenant: TenantContext, job: Job, reusableSince: Date): Promise<CreateOutcome> {
+    return this.#call('insertUnlessReusable', () => {
+      this.beforeInsert?.(job);
+      const active = this.#newest(tenant, (j) => j.requestHash === job.requestHash && isActive(j.status));
+      const recent = active ?? this.#newest(tenant, (j) => j.requestHash === job.requestHash && j.createdAt.getTime() >= reusableSince.getTime());
+      if (recent && recent.status !== 'failed') return { created: false, existing: recent };
+      this.#jobs(tenant).set(job.id, { job: structuredClone(job), lockUntil: null });
+      return { created: true };
     });
   }
 

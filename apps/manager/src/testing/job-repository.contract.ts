@@ -53,6 +53,53 @@ export function jobRepositoryContract(make: () => JobRepository | Promise<JobRep
     expect(await sut.insert(tenant, aJob({ requestHash: first.requestHash }))).toBe('inserted');
   });
 
+  describe('insertUnlessReusable', () => {
+    const since = new Date('2026-01-01T00:00:00.000Z');
+    const inWindow = new Date('2026-01-01T00:02:00.000Z');
+
+    it('stores the job when no job has its hash', async () => {
+      const job = aJob({ createdAt: inWindow });
+      expect(await sut.insertUnlessReusable(tenant, job, since)).toEqual({ created: true });
+      expect(await sut.findById(tenant, job.id)).toEqual(job);
+    });
+
+    it('answers the active job with the hash, however old, and stores nothing', async () => {
+      const old = aJob({ status: 'processing', createdAt: new Date('2025-12-01T00:00:00Z') });
+      await sut.insert(tenant, old);
+      const again = aJob({ requestHash: old.requestHash, createdAt: inWindow });
+      expect(await sut.insertUnlessReusable(tenant, again, since)).toEqual({ created: false, existing: old });
+      expect(await sut.findById(tenant, again.id)).toBeUndefined();
+    });
+
+    it('answers a job that completed within the window, and stores nothing', async () => {
+      const done = aJob({ status: 'completed', createdAt: since, completedAt: inWindow });
+      await sut.insert(tenant, done);
+      const again = aJob({ requestHash: done.requestHash, createdAt: inWindow });
+      expect(await sut.insertUnlessReusable(tenant, again, since)).toEqual({ created: false, existing: done });
+      expect(await sut.findById(tenant, again.id)).toBeUndefined();
+    });
+
+    it('stores the job when the hash has only a failed job in the window or a completed one before it', async () => {
+      const failed = aJob({ status: 'failed', createdAt: inWindow, completedAt: inWindow });
+      const stale = aJob({ status: 'completed', createdAt: new Date(since.getTime() - 1), completedAt: inWindow });
+      for (const previous of [failed, stale]) {
+        await sut.insert(tenant, previous);
+        const again = aJob({ requestHash: previous.requestHash, createdAt: inWindow });
+        expect(await sut.insertUnlessReusable(tenant, again, since)).toEqual({ created: true });
+        expect(await sut.findById(tenant, again.id)).toEqual(again);
+      }
+    });
+
+    it('stores exactly one of many identical jobs inserted at once, and answers it to the others', async () => {
+      const hash = randomUUID();
+      const jobs = Array.from({ length: 10 }, () => aJob({ requestHash: hash, createdAt: inWindow }));
+      const outcomes = await Promise.all(jobs.map((job) => sut.insertUnlessReusable(tenant, job, since)));
+      const created = jobs.filter((_, i) => outcomes[i].created);
+      expect(created).toHaveLength(1);
+      for (const outcome of outcomes) if (!outcome.created) expect(outcome).toEqual({ created: false, existing: created[0] });
+    });
+  });
+
   it('fails a job for a lost publish only while it is pending', async () => {
     const job = aJob();
     await sut.insert(tenant, job);

@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { TenantContext } from '@fetcher/engine';
 import { type Model, type mongo } from 'mongoose';
 import type { Job, JobFilters, JobMetadata, JobProgress, JobStatus, MappedFields } from '../../jobs/job';
-import type { DispatchClaim, InsertOutcome, JobRepository } from '../../ports/job-repository.port';
+import type { CreateOutcome, DispatchClaim, InsertOutcome, JobRepository } from '../../ports/job-repository.port';
 import { ACTIVE_HASH_INDEX, JOB_INDEXES, JOB_MODEL } from './job.schema';
 import { isDuplicateKey, isIndexConflict, isNotFoundOnDrop } from './mongo-errors';
 import { binaryToUuid, idFilter, uuidToBinary } from './uuid-binary';
@@ -11,6 +11,13 @@ import { binaryToUuid, idFilter, uuidToBinary } from './uuid-binary';
 type JobDoc = { _id: mongo.Binary } & mongo.Document;
 
 const ACTIVE: readonly JobStatus[] = ['pending', 'processing'];
+
+/**
+ * Insert attempts per job creation. Each conflict means another request stored an active job with
+ * the hash, which the next look-up answers unless that job also finished (failed, or completed
+ * outside the window) in between: several rounds of that are churn, not a race to win.
+ */
+const CREATE_ATTEMPTS = 3;
 
 /** The active-hash index cannot be built: two active jobs share a hash. Startup stops; an operator must fix the data. */
 export class ActiveHashIndexError extends Error {
@@ -97,6 +104,27 @@ export class MongoJobRepository implements JobRepository, OnModuleInit {
       if (isDuplicateKey(error)) return 'duplicate_active';
       throw error;
     }
+  }
+
+  /**
+   * Look up, then insert, and on a unique-index conflict look up again: the conflicting job is
+   * either still active, or it just finished, and then it is reused if it completed within the
+   * window (the look-up sees it), or the hash is free again and the insert is retried.
+   */
+  async insertUnlessReusable(tenant: TenantContext, job: Job, reusableSince: Date): Promise<CreateOutcome> {
+    for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+      const existing = await this.findReusable(tenant, job.requestHash, reusableSince);
+      if (existing) return { created: false, existing };
+      if ((await this.insert(tenant, job)) === 'inserted') return { created: true };
+    }
+    return { created: false, contended: true };
+  }
+
+  private async findReusable(tenant: TenantContext, hash: string, since: Date): Promise<Job | undefined> {
+    const active = await this.findNewestActiveByHash(tenant, hash);
+    if (active) return active;
+    const recent = await this.findNewestByHashSince(tenant, hash, since);
+    return recent && recent.status !== 'failed' ? recent : undefined;
   }
 
   async markDispatched(_tenant: TenantContext, id: string, at: Date): Promise<void> {

@@ -124,21 +124,45 @@ describe(CreateJobHandler.name, () => {
     expect([result.job.id, winner]).toContain(jobs.all(tenant)[0].id);
   });
 
-  it('retries the insert once when the conflicting active job finished meanwhile', async () => {
-    const { jobs, run, publisher } = setup();
-    let conflicts = 1;
-    const insert = jobs.insert.bind(jobs);
-    jobs.insert = async (t, job) => (conflicts-- > 0 ? 'duplicate_active' : insert(t, job));
+  it('answers a job that completed between the window look-up and the insert, instead of storing a second', async () => {
+    const { jobs, run, publisher, connectivity } = setup();
+    const first = await run();
+    jobs.setStatus(tenant, first.job.id, 'completed');
+    // Our look-up ran before that job existed (it came from another replica, and its Worker was quick).
+    jobs.findNewestByHashSince = async () => undefined;
     const result = await run();
-    expect(result.duplicate).toBe(false);
+    expect(result).toMatchObject({ duplicate: true, job: { id: first.job.id, status: 'completed' } });
+    expect(connectivity.checked).toEqual(['pg-main', 'pg-main']);
+    expect(jobs.all(tenant)).toHaveLength(1);
     expect(publisher.published).toHaveLength(1);
   });
 
-  it('answers 500 when the insert conflicts twice with nothing active to return', async () => {
+  it('answers 500 when the repository reports the request hash contended', async () => {
     const { jobs, run, publisher } = setup();
-    jobs.insert = async () => 'duplicate_active';
+    jobs.insertUnlessReusable = async () => ({ created: false, contended: true });
     expect(await failure(run())).toMatchObject({ code: 'FET-0002' });
     expect(publisher.published).toHaveLength(0);
+  });
+
+  it('shares one creation among identical requests in flight: one look-up, one dial, one job', async () => {
+    const { run, jobs, connectivity, publisher } = setup();
+    const results = await Promise.all(Array.from({ length: 5 }, () => run()));
+    expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.job.id)).size).toBe(1);
+    expect(connectivity.checked).toEqual(['pg-main']);
+    expect(jobs.all(tenant)).toHaveLength(1);
+    expect(publisher.published).toHaveLength(1);
+  });
+
+  it('shares a failure among identical requests in flight, and lets a later one try again', async () => {
+    const { run, connectivity, jobs } = setup();
+    connectivity.outcomes.set('pg-main', 'unavailable');
+    const failures = await Promise.all(Array.from({ length: 3 }, () => failure(run())));
+    expect(failures.map((f) => f.code)).toEqual(['FET-1040', 'FET-1040', 'FET-1040']);
+    expect(connectivity.checked).toEqual(['pg-main']);
+    connectivity.outcomes.delete('pg-main');
+    expect((await run()).duplicate).toBe(false);
+    expect(jobs.all(tenant)).toHaveLength(1);
   });
 
   it('marks the job failed and answers 500 when the broker refuses it', async () => {

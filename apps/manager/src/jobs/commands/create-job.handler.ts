@@ -12,6 +12,7 @@ import { PUBLISH_FAILED_ERROR, type Job, type MappedFields } from '../job';
 import { checkDataRequest, checkFilterReferences, requireMappedFields, requireSource } from '../job-request.rules';
 import { requestHash } from '../request-hash';
 import { CreateJobCommand, type CreateJobResult } from './create-job.command';
+import { SingleFlight } from './single-flight';
 
 /** A finished job answers an identical request for this long after its creation; a failed one never does. */
 export const DEDUP_WINDOW_MS = 5 * 60_000;
@@ -21,6 +22,7 @@ export const CONNECTIVITY_TIMEOUT_MS = 10_000;
 @CommandHandler(CreateJobCommand)
 export class CreateJobHandler implements ICommandHandler<CreateJobCommand, CreateJobResult> {
   readonly #logger = new Logger(CreateJobHandler.name);
+  readonly #creating = new SingleFlight<CreateJobResult>();
 
   constructor(
     @Inject(JOB_REPOSITORY) private readonly jobs: JobRepository,
@@ -38,9 +40,17 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
     const source = requireSource(request.metadata);
     checkFilterReferences(request.filterDatasources, mappedFields);
 
+    // Identical requests in flight together share one creation: without this, each of a burst misses
+    // the look-up (nothing is stored yet), dials the customer's database, and races to insert.
+    const flight = this.#creating.run(`${tenant.tenantId}\u0000${hash}`, () => this.#create(tenant, mappedFields, request, hash, source));
+    const result = await flight.outcome;
+    return flight.shared ? { job: result.job, duplicate: true } : result;
+  }
+
+  async #create(tenant: TenantContext, mappedFields: MappedFields, request: CreateJobCommand['request'], hash: string, source: string): Promise<CreateJobResult> {
     // Dedup runs before any connection is looked at: a duplicate is answered even if its
     // connection has been deleted or is down since (clients rely on that).
-    const recent = await this.jobs.findNewestByHashSince(tenant, hash, new Date(this.clock.now().getTime() - DEDUP_WINDOW_MS));
+    const recent = await this.jobs.findNewestByHashSince(tenant, hash, windowStart(this.clock.now()));
     if (recent && recent.status !== 'failed') return { job: recent, duplicate: true };
 
     const connections = await this.#resolve(tenant, mappedFields);
@@ -88,18 +98,14 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
   }
 
   /**
-   * The active-hash constraint is the real dedup guard: two identical requests that both missed
-   * the window lookup race here, and the loser answers with the winner's job. An active job that
-   * finished between our failed insert and the lookup leaves nothing to return, so the insert is
-   * retried once; a second conflict with nothing to return means the hash is churning, which we
-   * report rather than loop on.
+   * The repository is the real dedup guard, across processes too: another replica's identical
+   * request may have stored a job since our look-up, and that job may even have finished since.
+   * The repository answers it then (active, or completed within the window) instead of storing ours.
    */
   async #insert(tenant: TenantContext, job: Job): Promise<Job | undefined> {
-    for (let attempt = 0; attempt < 2; attempt++) {
-      if ((await this.jobs.insert(tenant, job)) === 'inserted') return undefined;
-      const active = await this.jobs.findNewestActiveByHash(tenant, job.requestHash);
-      if (active) return active;
-    }
+    const outcome = await this.jobs.insertUnlessReusable(tenant, job, windowStart(this.clock.now()));
+    if (outcome.created) return undefined;
+    if ('existing' in outcome) return outcome.existing;
     this.#logger.error(`job insert kept conflicting on an active request hash that then vanished (job ${job.id})`);
     throw Errors.internal();
   }
@@ -128,6 +134,10 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
       this.#logger.warn(`recording the dispatch of job ${job.id} failed: ${describe(error)}`);
     }
   }
+}
+
+function windowStart(now: Date): Date {
+  return new Date(now.getTime() - DEDUP_WINDOW_MS);
 }
 
 function checkOwnership(connections: readonly ResolvedConnection[], source: string): void {

@@ -1,6 +1,6 @@
 import type { TenantContext } from '@fetcher/engine';
 import type { Job } from '../../../../manager/src/jobs/job';
-import type { DispatchClaim, InsertOutcome, JobRepository } from '../../../../manager/src/ports/job-repository.port';
+import type { CreateOutcome, DispatchClaim, InsertOutcome, JobRepository } from '../../../../manager/src/ports/job-repository.port';
 import { isActive, type JobTable, type StoredJob } from './job-table';
 
 /** The Worker's outbox marker lives in `metadata`, as in MongoDB; the Manager never shows it. */
@@ -31,7 +31,26 @@ export class MemoryJobRepository implements JobRepository {
     if (isActive(job.status) && this.table.all().some((j) => j.requestHash === job.requestHash && isActive(j.status))) {
       return 'duplicate_active';
     }
-    await this.table.add({
+    await this.#add(job);
+    return 'inserted';
+  }
+
+  /**
+   * The look-up and the store run in one synchronous step (the table's `add` records the job before
+   * its first await), so no job can arrive or finish in between: a job the Worker completed a moment
+   * ago is reused, as the window says, instead of being raced by a second one.
+   */
+  async insertUnlessReusable(_tenant: TenantContext, job: Job, reusableSince: Date): Promise<CreateOutcome> {
+    const sameHash = (j: StoredJob) => j.requestHash === job.requestHash;
+    const active = this.#newest((j) => sameHash(j) && isActive(j.status));
+    const recent = active ?? this.#newest((j) => sameHash(j) && j.createdAt.getTime() >= reusableSince.getTime());
+    if (recent && recent.status !== 'failed') return { created: false, existing: recent };
+    await this.#add(job);
+    return { created: true };
+  }
+
+  #add(job: Job): Promise<void> {
+    return this.table.add({
       id: job.id,
       status: job.status,
       mappedFields: job.mappedFields,
@@ -44,7 +63,6 @@ export class MemoryJobRepository implements JobRepository {
       dispatchAttempts: job.dispatchAttempts,
       dispatchLockUntil: null,
     });
-    return 'inserted';
   }
 
   async markDispatched(_tenant: TenantContext, id: string, at: Date): Promise<void> {

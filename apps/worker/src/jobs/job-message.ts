@@ -1,10 +1,17 @@
 import { WorkerCodes, WorkerError } from '../errors/worker-error';
 
-/** The job message body as the Manager sends it (`createdAt` is ignored). */
-export interface JobMessage {
-  readonly jobId: string;
+/** What a job extracts: datasource -> table -> fields, and the optional filters. */
+export interface JobRequest {
   readonly mappedFields: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
   readonly filters?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The job message body as the Manager sends it (`createdAt` is ignored). Only `jobId` decides what
+ * runs: the request and metadata are the stored job's, so a body cannot change them.
+ */
+export interface JobMessage extends JobRequest {
+  readonly jobId: string;
   readonly metadata: Readonly<Record<string, unknown>>;
 }
 
@@ -40,7 +47,28 @@ export function parseJobMessage(body: Buffer): JobMessage {
   if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new MalformedMessageError('json');
   const value = parsed as Record<string, unknown>;
   if (!isJobId(value.jobId)) throw new MalformedMessageError(new WorkerError(WorkerCodes.invalidJobId));
-  const mapped = value.mappedFields;
+  const request = parseJobRequest(value.mappedFields, value.filters);
+  if (value.metadata !== undefined && value.metadata !== null && !isPlainObject(value.metadata)) throw new MalformedMessageError('json');
+  return { jobId: value.jobId.toLowerCase(), ...request, metadata: isPlainObject(value.metadata) ? value.metadata : {} };
+}
+
+/**
+ * The stored job's request (`mapped_fields`, `filters`), checked like a body's, as a plain JSON copy:
+ * the engine takes only plain objects as filters and ignores anything else (extracting unfiltered),
+ * so objects a store built in another realm (a structured clone) must not reach it as they are.
+ */
+export function storedJobRequest(mapped: unknown, filters: unknown): JobRequest {
+  let copy: { mappedFields?: unknown; filters?: unknown };
+  try {
+    copy = JSON.parse(JSON.stringify({ mappedFields: mapped, filters })) as typeof copy;
+  } catch {
+    throw new MalformedMessageError('json'); // a value JSON cannot hold (a bigint, a cycle)
+  }
+  return parseJobRequest(copy.mappedFields, copy.filters);
+}
+
+/** Checks a request with the rules and codes of a message body; throws MalformedMessageError. */
+export function parseJobRequest(mapped: unknown, filters: unknown): JobRequest {
   if (mapped !== undefined && mapped !== null && !isPlainObject(mapped)) throw new MalformedMessageError('json');
   if (!mapped || Object.keys(mapped).length === 0) throw new MalformedMessageError(new WorkerError(WorkerCodes.emptyMappedFields));
   for (const tables of Object.values(mapped)) {
@@ -50,14 +78,8 @@ export function parseJobMessage(body: Buffer): JobMessage {
       if (fields !== null && (!Array.isArray(fields) || fields.some((f) => typeof f !== 'string'))) throw new MalformedMessageError('json');
     }
   }
-  if (value.filters !== undefined && value.filters !== null && !isPlainObject(value.filters)) throw new MalformedMessageError('json');
-  if (value.metadata !== undefined && value.metadata !== null && !isPlainObject(value.metadata)) throw new MalformedMessageError('json');
-  return {
-    jobId: value.jobId.toLowerCase(),
-    mappedFields: mapped as JobMessage['mappedFields'],
-    ...(isPlainObject(value.filters) ? { filters: value.filters } : {}),
-    metadata: isPlainObject(value.metadata) ? value.metadata : {},
-  };
+  if (filters !== undefined && filters !== null && !isPlainObject(filters)) throw new MalformedMessageError('json');
+  return { mappedFields: mapped as JobRequest['mappedFields'], ...(isPlainObject(filters) ? { filters } : {}) };
 }
 
 /** For a body that failed: the `jobId` header, a partial decode, then a pattern over the raw text. */

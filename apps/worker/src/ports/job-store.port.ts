@@ -12,6 +12,12 @@ export interface JobRecord {
   readonly id: string;
   readonly status: JobStatus;
   readonly metadata: Readonly<Record<string, unknown>>;
+  /**
+   * The request as the Manager stored it (`mapped_fields`, `filters`), unchecked: the Worker runs
+   * this, never the message body's copy, and validates it before use.
+   */
+  readonly mappedFields?: unknown;
+  readonly filters?: unknown;
   readonly createdAt?: Date;
   readonly completedAt?: Date;
   readonly lease?: JobLease;

@@ -5,6 +5,8 @@ interface StoredJob {
   id: string;
   status: JobStatus;
   metadata: Record<string, unknown>;
+  mappedFields?: unknown;
+  filters?: unknown;
   createdAt: Date;
   completedAt?: Date;
   lease?: JobLease;
@@ -12,6 +14,9 @@ interface StoredJob {
   resultHmac?: string;
   progress?: JobProgress;
 }
+
+/** What `add` stores as the job's request unless told otherwise. */
+export const STORED_REQUEST = { crm: { users: ['id', 'name'] } };
 
 /** The job collection in memory, with the same conditional semantics as the Mongo adapter. */
 export class InMemoryJobStore implements JobStore {
@@ -21,7 +26,7 @@ export class InMemoryJobStore implements JobStore {
   failFind = false;
 
   add(id: string, status: JobStatus = 'pending', extra: Partial<StoredJob> = {}): StoredJob {
-    const job: StoredJob = { id, status, metadata: { source: 'reporter' }, createdAt: new Date('2026-01-01T00:00:00Z'), ...extra };
+    const job: StoredJob = { id, status, metadata: { source: 'reporter' }, mappedFields: STORED_REQUEST, createdAt: new Date('2026-01-01T00:00:00Z'), ...extra };
     this.jobs.set(id, job);
     return job;
   }

@@ -41,6 +41,14 @@ describe('MongoJobStore against the MongoDB test server', () => {
     expect(await sut.find(randomUUID())).toBeUndefined();
   });
 
+  it('hands out the stored request with the job, as the Manager stored it', async () => {
+    const request = { mapped_fields: { 'pg-main': { 'public.users': ['id'] } }, filters: { 'pg-main': { 'public.users': { id: { gt: [5] } } } } };
+    const id = await seed('pending', request);
+    const expected = { mappedFields: request.mapped_fields, filters: request.filters };
+    expect(await sut.find(id)).toMatchObject(expected);
+    expect(await sut.acquire(id, { token: 'a', owner: 'w1', expiresAt: later(60_000) }, now)).toMatchObject(expected);
+  });
+
   it('acquires a pending job once: the second acquire loses', async () => {
     const id = await seed();
     const first = await sut.acquire(id, { token: 'a', owner: 'w1', expiresAt: later(60_000) }, now);

@@ -119,6 +119,8 @@ function toRecord(doc: Document): JobRecord {
     id: binaryToUuid(doc._id),
     status: doc.status as JobStatus,
     metadata: (doc.metadata as Record<string, unknown> | undefined) ?? {},
+    ...(doc.mapped_fields !== undefined ? { mappedFields: doc.mapped_fields } : {}),
+    ...(doc.filters !== undefined ? { filters: doc.filters } : {}),
     ...(doc.created_at instanceof Date ? { createdAt: doc.created_at } : {}),
     ...(doc.completed_at instanceof Date ? { completedAt: doc.completed_at } : {}),
     ...(lease && typeof lease.token === 'string' && lease.expires_at instanceof Date

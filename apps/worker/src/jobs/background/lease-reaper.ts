@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { WorkerMetrics } from '../../metrics/worker-metrics';
 import { CLOCK, type Clock } from '../../ports/clock.port';
 import { JOB_STORE, type JobStore } from '../../ports/job-store.port';
-import { failedPayload } from '../job-events';
+import { failedPayload, requestMetadata } from '../job-events';
 import { JobOutbox } from '../job-outbox';
 import { JOB_SETTINGS, type JobSettings } from '../job-settings';
 
@@ -32,7 +32,7 @@ export class LeaseReaper {
     let reaped = 0;
     try {
       for (const job of await this.jobs.abandoned(this.clock.now(), this.settings.leaseTtlMs, LEASELESS_AGE_MS)) {
-        const payload = failedPayload(job.id, withoutMarker(job.metadata), REAPED_ERROR);
+        const payload = failedPayload(job.id, requestMetadata(job.metadata), REAPED_ERROR);
         const written = await this.jobs.writeTerminal(job.id, { kind: 'observed', token: job.lease?.token }, {
           status: 'failed',
           completedAt: this.clock.now(),
@@ -50,9 +50,4 @@ export class LeaseReaper {
     }
     return reaped;
   }
-}
-
-function withoutMarker(metadata: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const { terminalEventPending: _p, terminalEventStatus: _s, terminalEventPayload: _x, error: _e, ...rest } = metadata;
-  return rest;
 }

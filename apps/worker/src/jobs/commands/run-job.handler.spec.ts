@@ -16,7 +16,7 @@ import type { JobSettings } from '../job-settings';
 import { RunJobCommand } from './run-job.command';
 import { RunJobHandler } from './run-job.handler';
 
-const ROWS = { users: [{ id: 1n, name: 'Ada' }, { id: 2n, name: 'Grace' }] };
+const ROWS = { users: [{ id: 1n, name: 'Ada' }, { id: 2n, name: 'Grace' }], invoices: [{ id: 7n, total: '99.00' }] };
 
 describe(RunJobHandler.name, () => {
   let spoolDir: string;
@@ -33,7 +33,10 @@ describe(RunJobHandler.name, () => {
     const factory = new MemoryConnectorFactory(template);
     const registry = new MemoryConnectorRegistry().register('memory', factory);
     const resolver = new StaticConnectionResolver([
-      { descriptor: { configName: 'crm', type: 'memory', host: 'h', port: 1, databaseName: 'crm', userName: 'u' }, internal: false, secretValues: ['s3cret-pass'] },
+      { descriptor: { configName: 'crm', type: 'memory', host: 'h', port: 1, databaseName: 'crm', userName: 'u' }, internal: false, secretValues: ['s3cret-pass'], productName: 'reporter' },
+      // Another product's connection: no job of `reporter` may read it.
+      { descriptor: { configName: 'billing', type: 'memory', host: 'h', port: 1, databaseName: 'billing', userName: 'u' }, internal: false, secretValues: [], productName: 'ledger' },
+      { descriptor: { configName: 'shared', type: 'memory', host: 'h', port: 1, databaseName: 'shared', userName: 'u' }, internal: true, secretValues: [] },
     ]);
     const sleeps: number[] = [];
     const settings: JobSettings = {
@@ -87,6 +90,60 @@ describe(RunJobHandler.name, () => {
     expect(jobs.jobs.get(jobId)?.metadata.terminalEventPending).toBeUndefined();
     expect(factory.buildCount).toBe(1); // one connector for planning and execution
     expect(readdirSync(spoolDir)).toEqual([]);
+  });
+
+  const plaintextOf = (results: InMemoryResultStore, ring: KeyRing, jobId: string): string => {
+    const raw = Buffer.from((results.objects.get(`results/external-data/${jobId}.json`) as Buffer).toString('latin1'), 'base64');
+    const decipher = createDecipheriv('aes-256-gcm', ring.current().storage, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(raw.length - 16));
+    return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString();
+  };
+
+  describe('runs what the stored job says, not what the message body says', () => {
+    it('extracts the stored mappedFields when the body names another product\'s connection', async () => {
+      const { sut, jobs, results, ring, publisher } = setup();
+      const jobId = randomUUID();
+      jobs.add(jobId);
+      const swapped = message(jobId, { mappedFields: { billing: { invoices: ['id', 'total'] } }, metadata: { source: 'ledger' } });
+      expect(await sut.execute(swapped)).toEqual({ settle: 'ack' });
+      expect(plaintextOf(results, ring, jobId)).toBe('{"crm":{"users":[{"id":1,"name":"Ada"},{"id":2,"name":"Grace"}]}}');
+      expect(JSON.parse(publisher.published[0].body.toString()).metadata).toEqual({ source: 'reporter' });
+    });
+
+    it('applies the stored filters, not the body\'s', async () => {
+      const { sut, jobs, template } = setup();
+      const jobId = randomUUID();
+      jobs.add(jobId, 'pending', { filters: { crm: { users: { id: { eq: [2] } } } } });
+      await sut.execute(message(jobId, { filters: { crm: { users: { id: { eq: [1] } } } } }));
+      expect(template.queries.map((q) => q.filters)).toEqual([{ users: { id: { eq: [2] } } }]);
+    });
+
+    it('fails a job whose stored connection belongs to another product, dialling nothing', async () => {
+      const { sut, jobs, factory, publisher } = setup();
+      const jobId = randomUUID();
+      jobs.add(jobId, 'pending', { mappedFields: { billing: { invoices: ['id'] } } });
+      expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      const error = "FET-1016: Connection 'billing' does not belong to the product identified by source 'reporter'";
+      expect(jobs.jobs.get(jobId)).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error }) });
+      expect(factory.buildCount).toBe(0);
+      expect(JSON.parse(publisher.published[0].body.toString())).toEqual({ jobId, metadata: { source: 'reporter', error: { message: error } }, status: 'failed' });
+    });
+
+    it('lets every product use an internal datasource', async () => {
+      const { sut, jobs, results, ring } = setup();
+      const jobId = randomUUID();
+      jobs.add(jobId, 'pending', { mappedFields: { shared: { invoices: ['id'] } } });
+      expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(plaintextOf(results, ring, jobId)).toBe('{"shared":{"invoices":[{"id":7}]}}');
+    });
+
+    it('fails a stored job without a request (FET-0052) and acks', async () => {
+      const { sut, jobs } = setup();
+      const jobId = randomUUID();
+      jobs.add(jobId, 'pending', { mappedFields: undefined });
+      expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(jobs.jobs.get(jobId)?.metadata.error).toBe('FET-0052: mappedFields cannot be empty');
+    });
   });
 
   it('writes progress under its lease while the extraction runs', async () => {
@@ -152,18 +209,16 @@ describe(RunJobHandler.name, () => {
   it('fails an unknown datasource as not_found', async () => {
     const { sut, jobs } = setup();
     const jobId = randomUUID();
-    jobs.add(jobId);
-    const body = { createdAt: 'x', jobId, mappedFields: { crm: { users: ['id'] }, other: { t: ['a'] } }, metadata: {} };
-    await sut.execute(new RunJobCommand({ body: Buffer.from(JSON.stringify(body)), headers: {}, tenantHeader: '', requestId: 'r', receivedAt: new Date() }));
+    jobs.add(jobId, 'pending', { mappedFields: { crm: { users: ['id'] }, other: { t: ['a'] } } });
+    await sut.execute(message(jobId));
     expect(jobs.jobs.get(jobId)?.metadata.error).toBe('engine extraction: engine: [not_found] extraction references an unknown datasource connection');
   });
 
   it('fails a job whose names resolve to nothing, and acks', async () => {
     const { sut, jobs } = setup();
     const jobId = randomUUID();
-    jobs.add(jobId);
-    const body = { jobId, mappedFields: { nobody: { t: ['a'] } }, metadata: {} };
-    expect(await sut.execute(new RunJobCommand({ body: Buffer.from(JSON.stringify(body)), headers: {}, tenantHeader: '', requestId: 'r', receivedAt: new Date() }))).toEqual({ settle: 'ack' });
+    jobs.add(jobId, 'pending', { mappedFields: { nobody: { t: ['a'] } } });
+    expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
     expect(jobs.jobs.get(jobId)?.metadata.error).toBe('No connections found for config names');
   });
 

@@ -16,14 +16,14 @@ import { observabilityFromTracer, type Telemetry } from '@fetcher/platform';
 import { WorkerCodes, WorkerError } from '../../errors/worker-error';
 import { WorkerMetrics } from '../../metrics/worker-metrics';
 import { CLOCK, type Clock } from '../../ports/clock.port';
-import { CONNECTION_RESOLVER, type ConnectionResolver } from '../../ports/connection-resolver.port';
+import { CONNECTION_RESOLVER, type ConnectionResolver, type ResolvedConnection } from '../../ports/connection-resolver.port';
 import { JOB_STORE, type JobLease, type JobRecord, type JobStore, type TerminalStatus } from '../../ports/job-store.port';
 import { RESULT_STORE, type ResultStore } from '../../ports/result-store.port';
 import { JobFailure, failureText, sanitiseErrorText } from '../error-text';
 import { extractionRequest, schemaScope } from '../extraction-request';
 import { JobConnectors } from '../job-connectors';
-import { completedPayload, failedPayload } from '../job-events';
-import { type JobMessage, parseJobMessage, recoverJobId } from '../job-message';
+import { completedPayload, failedPayload, requestMetadata } from '../job-events';
+import { type JobMessage, MalformedMessageError, parseJobMessage, recoverJobId, storedJobRequest } from '../job-message';
 import { JobOutbox } from '../job-outbox';
 import { type JobDelivery, type JobOutcome, JOB_SETTINGS, type JobSettings } from '../job-settings';
 import { LeaseKeeper } from '../lease-keeper';
@@ -79,7 +79,7 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand> {
     const acquired = await this.jobs.acquire(message.jobId, lease, now);
     if (!acquired) return mayRetry ? this.#decide(message, delivery, started, false) : ACK;
     if (job.status === 'processing') this.metrics.leaseTakeovers.inc();
-    return this.#run(message, lease, delivery, started);
+    return this.#run(acquired, lease, delivery, started);
   }
 
   /** Another worker holds a live lease: wait for it to finish, or for the lease to run out. */
@@ -96,8 +96,10 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand> {
     }
   }
 
-  async #run(message: JobMessage, lease: JobLease, delivery: JobDelivery, started: Date): Promise<JobOutcome> {
-    const { jobId } = message;
+  /** Runs the job as stored: its request and metadata, never the message body's. */
+  async #run(job: JobRecord, lease: JobLease, delivery: JobDelivery, started: Date): Promise<JobOutcome> {
+    const jobId = job.id;
+    const metadata = requestMetadata(job.metadata);
     const keeper = new LeaseKeeper(this.jobs, this.clock, jobId, lease.token, this.settings.leaseTtlMs, lease.expiresAt);
     const spoolPath = join(this.settings.spoolDir, `${jobId}-${lease.token}.b64`);
     let connectors: JobConnectors | undefined;
@@ -108,10 +110,12 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand> {
       const tenantId = delivery.tenantHeader === '' ? 'default' : delivery.tenantHeader;
       if (tenantId.includes('/')) throw new WorkerError(WorkerCodes.tenantWithSlash);
       if (!isTenantId(tenantId)) throw new JobFailure('process failed: tenant id is invalid', false);
-      const resolved = await this.resolver.resolve(Object.keys(message.mappedFields));
+      const request = storedJobRequest(job.mappedFields, job.filters);
+      const resolved = await this.resolver.resolve(Object.keys(request.mappedFields));
       secrets = resolved.flatMap((r) => r.secretValues);
       if (resolved.length === 0) throw new JobFailure('No connections found for config names', false);
-      const descriptors = resolved.map((r) => scoped(r.descriptor, Object.keys(message.mappedFields[r.descriptor.configName] ?? {})));
+      checkOwnership(resolved, metadata.source);
+      const descriptors = resolved.map((r) => scoped(r.descriptor, Object.keys(request.mappedFields[r.descriptor.configName] ?? {})));
       const types = new Map(descriptors.map((d) => [d.configName, d.type]));
       connectors = new JobConnectors(this.registry, descriptors);
       progress = this.#reportProgress(jobId, lease.token, connectors);
@@ -129,7 +133,7 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand> {
         ...(this.settings.maxResultBytes ? { limits: { maxResultBytes: this.settings.maxResultBytes } } : {}),
       });
       const tenant = createTenantContext(tenantId, delivery.requestId);
-      const plan = await engine.planExtraction(tenant, extractionRequest(message, types), { signal: keeper.signal });
+      const plan = await engine.planExtraction(tenant, extractionRequest(request, metadata, types), { signal: keeper.signal });
       plan.requestId = jobId;
       plan.mode = 'store';
       const result = await engine.executeExtraction(plan, { signal: keeper.signal });
@@ -139,7 +143,7 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand> {
       const completedAt = this.clock.now();
       const payload = completedPayload(
         jobId,
-        message.metadata,
+        metadata,
         { path: resultPath, sizeBytes: result.reference.sizeBytes, rowCount: result.reference.rowCount, hmac: sealed.hmac },
         completedAt.getTime() - started.getTime(),
         completedAt,
@@ -159,7 +163,7 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand> {
         this.#log.warn(`job ${jobId}: lease lost; stopped without a terminal write`);
         return ACK;
       }
-      return this.#failLeased(jobId, lease.token, message.metadata, error, secrets, delivery.requestId);
+      return this.#failLeased(jobId, lease.token, metadata, error, secrets, delivery.requestId);
     } finally {
       keeper.stop();
       if (progress) clearInterval(progress);
@@ -172,7 +176,7 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand> {
   async #failLeased(
     jobId: string,
     token: string,
-    metadata: JobMessage['metadata'],
+    metadata: Readonly<Record<string, unknown>>,
     error: unknown,
     secrets: readonly string[],
     requestId: string,
@@ -245,7 +249,26 @@ function settlementFor(error: unknown): JobOutcome {
   if (error instanceof EngineError) return deadLetter(`engine_${error.category}`);
   if (error instanceof WorkerError) return error.retryable ? deadLetter(error.code) : ACK;
   if (error instanceof JobFailure) return error.retryable ? deadLetter('job_failure') : ACK;
+  if (error instanceof MalformedMessageError) return ACK; // the stored request is invalid: no delivery can fix it
   return deadLetter('internal');
+}
+
+/**
+ * Every stored connection a job uses must belong to the job's product (`metadata.source`, compared
+ * case-sensitively, as the Manager does when it accepts the job); internal datasources belong to
+ * every product. Checked before anything is dialled, so a connection that changed hands since (deleted
+ * and recreated under the same name by another product) is never read for this job.
+ */
+function checkOwnership(resolved: readonly ResolvedConnection[], source: unknown): void {
+  const product = typeof source === 'string' ? source : '';
+  for (const connection of resolved) {
+    if (connection.internal) continue;
+    const name = connection.descriptor.configName;
+    if (!connection.productName) throw new JobFailure(`FET-1014: Connection '${name}' has no product assigned`, false);
+    if (connection.productName !== product) {
+      throw new JobFailure(`FET-1016: Connection '${name}' does not belong to the product identified by source '${product}'`, false);
+    }
+  }
 }
 
 /** The descriptor with the job's schema scope added to its (non-secret) host attributes. */

@@ -19,6 +19,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NIL_UUID = '00000000-0000-0000-0000-000000000000';
 const JOB_ID_IN_TEXT = /"jobId"\s{0,10}:\s{0,10}"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"/;
 
+/** The `reason` label of a dead-lettered malformed body, by business code. */
+const REJECTION_REASONS: Readonly<Record<string, string>> = {
+  [WorkerCodes.nullPayload.code]: 'malformed_null',
+  [WorkerCodes.invalidJobId.code]: 'malformed_job_id',
+  [WorkerCodes.emptyMappedFields.code]: 'malformed_mapped_fields',
+  [WorkerCodes.datasourceWithoutTables.code]: 'malformed_tables',
+};
+
 /** A body that cannot become a job: the error to store, and which failures are plain JSON problems. */
 export class MalformedMessageError extends Error {
   constructor(readonly detail: WorkerError | 'json') {
@@ -29,7 +37,15 @@ export class MalformedMessageError extends Error {
   render(): string {
     return this.detail === 'json' ? 'message body is not a valid job message' : this.detail.render();
   }
+
+  /** How the delivery is counted when it is dead-lettered (`fetcher_worker_messages_rejected_total{reason}`). */
+  get reason(): string {
+    return this.detail === 'json' ? 'malformed_json' : (REJECTION_REASONS[this.detail.code] ?? 'malformed_json');
+  }
 }
+
+/** Strict: a body that is not UTF-8 is not JSON (no replacement characters); a BOM stays and fails the parse. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 export function isJobId(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value) && value !== NIL_UUID;
@@ -39,7 +55,7 @@ export function isJobId(value: unknown): value is string {
 export function parseJobMessage(body: Buffer): JobMessage {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body.toString('utf8'));
+    parsed = JSON.parse(UTF8.decode(body));
   } catch {
     throw new MalformedMessageError('json');
   }

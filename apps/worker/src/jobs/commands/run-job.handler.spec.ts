@@ -3,7 +3,10 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryConnectorFactory, MemoryConnectorRegistry, TemplateConnector } from '@fetcher/engine/memory';
-import { KeyRing } from '@fetcher/platform';
+import { Logger } from '@nestjs/common';
+import type { CommandBus } from '@nestjs/cqrs';
+import { envelopeHeaders, jobIdOfBody, KeyRing } from '@fetcher/platform';
+import type { ConsumeMessage } from 'amqplib';
 import { Registry } from 'prom-client';
 import { WorkerMetrics } from '../../metrics/worker-metrics';
 import { FakeClock } from '../../testing/fake-clock';
@@ -12,7 +15,9 @@ import { InMemoryResultStore } from '../../testing/in-memory-result-store';
 import { RecordingEventPublisher } from '../../testing/recording-event-publisher';
 import { StaticConnectionResolver } from '../../testing/static-connection-resolver';
 import { JobOutbox } from '../job-outbox';
+import { JobRequestedController } from '../job-requested.controller';
 import type { JobSettings } from '../job-settings';
+import { MessageVerifier } from '../message-verifier';
 import { RunJobCommand } from './run-job.command';
 import { RunJobHandler } from './run-job.handler';
 
@@ -54,7 +59,17 @@ describe(RunJobHandler.name, () => {
     const metrics = new WorkerMetrics(new Registry());
     const outbox = new JobOutbox(jobs, publisher, settings, clock);
     const sut = new RunJobHandler(jobs, resolver, results, registry, settings, clock, outbox, metrics);
-    return { sut, jobs, results, publisher, template, factory, resolver, ring, clock, metrics, sleeps };
+    return { sut, jobs, results, publisher, template, factory, resolver, ring, clock, metrics, sleeps, settings };
+  };
+
+  /** The handler behind the real controller: a signed delivery of `body` is settled, counted and logged as in production. */
+  const deliver = async (world: ReturnType<typeof setup>, body: Buffer) => {
+    const commands = { execute: (command: RunJobCommand) => world.sut.execute(command) } as unknown as CommandBus;
+    const controller = new JobRequestedController(new MessageVerifier(world.settings, { allowLegacyBodySignature: false }, world.clock), commands, world.metrics);
+    const headers = envelopeHeaders({ key: world.ring.current().internalHmac, tenantId: '', exchange: '', routingKey: 'q', body, jobId: jobIdOfBody(body), now: world.clock.now() });
+    const settlement = await controller.onJobRequested({ content: body, fields: { exchange: '', routingKey: 'q' }, properties: { headers } } as unknown as ConsumeMessage);
+    const rejected = Object.fromEntries((await world.metrics.messagesRejected.get()).values.map((v) => [v.labels.reason, v.value]));
+    return { settlement, rejected };
   };
 
   const message = (jobId: string, extra: Record<string, unknown> = {}) =>
@@ -228,16 +243,54 @@ describe(RunJobHandler.name, () => {
     ['{"jobId":"%ID%","mappedFields":{}}', 'FET-0052: mappedFields cannot be empty'],
     ['{"jobId":"%ID%","mappedFields":{"a":{}}}', 'FET-0053: datasource has no tables'],
     ['{"jobId":"%ID%","mappedFields":', 'message body is not a valid job message'],
-  ])('fails the pending job named by a malformed body %s and acks', async (body, error) => {
+  ])('fails the pending job named by a malformed body %s, with its stored metadata, and acks', async (body, error) => {
     const { sut, jobs, publisher } = setup();
     const jobId = randomUUID();
-    jobs.add(jobId);
+    jobs.add(jobId, 'pending', { metadata: { source: 'reporter', requestedBy: 'ops' } });
     const outcome = await sut.execute(
       new RunJobCommand({ body: Buffer.from(body.replace('%ID%', jobId)), headers: { jobId }, tenantHeader: '', requestId: 'r', receivedAt: new Date() }),
     );
     expect(outcome).toEqual({ settle: 'ack' });
     expect(jobs.jobs.get(jobId)).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error }) });
-    expect(JSON.parse(publisher.published[0].body.toString())).toEqual({ jobId, metadata: { error: { message: error } }, status: 'failed' });
+    expect(JSON.parse(publisher.published[0].body.toString())).toEqual({ jobId, metadata: { source: 'reporter', requestedBy: 'ops', error: { message: error } }, status: 'failed' });
+  });
+
+  describe('a signed malformed body that names no existing job', () => {
+    const unknown = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+    it.each([
+      ['invalid JSON', Buffer.from(`{"jobId":"${unknown}","mappedFields":`), 'malformed_json'],
+      ['null', Buffer.from('null'), 'malformed_null'],
+      ['an array', Buffer.from(`[{"jobId":"${unknown}"}]`), 'malformed_json'],
+      ['the nil UUID', Buffer.from('{"jobId":"00000000-0000-0000-0000-000000000000","mappedFields":{"a":{"t":["x"]}}}'), 'malformed_job_id'],
+      ['a non-UUID jobId', Buffer.from('{"jobId":"job-1","mappedFields":{"a":{"t":["x"]}}}'), 'malformed_job_id'],
+      ['{}', Buffer.from('{}'), 'malformed_job_id'],
+      ['a string mappedFields', Buffer.from(`{"jobId":"${unknown}","mappedFields":"a"}`), 'malformed_json'],
+      ['invalid UTF-8', Buffer.concat([Buffer.from(`{"jobId":"${unknown}","mappedFields":{"a`), Buffer.from([0xff, 0xfe]), Buffer.from('":{"t":["x"]}}}')]), 'malformed_json'],
+    ])('%s is dead-lettered, counted and logged without the body', async (_name, body, reason) => {
+      const world = setup();
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      try {
+        const { settlement, rejected } = await deliver(world, body);
+        expect(settlement).toBe('dead-letter');
+        expect(rejected).toEqual({ [reason]: 1 });
+        const lines = warn.mock.calls.map((call) => String(call[0]));
+        expect(lines).toEqual([expect.stringContaining(`message rejected (${reason})`)]);
+        expect(lines[0]).not.toContain('mappedFields');
+        expect(world.publisher.published).toEqual([]);
+      } finally {
+        warn.mockRestore();
+      }
+    });
+
+    it('is dead-lettered when the job it names has already started', async () => {
+      const world = setup();
+      const jobId = randomUUID();
+      world.jobs.add(jobId, 'completed');
+      const { settlement, rejected } = await deliver(world, Buffer.from(`{"jobId":"${jobId}","mappedFields":{}}`));
+      expect(settlement).toBe('dead-letter');
+      expect(rejected).toEqual({ malformed_mapped_fields: 1 });
+      expect(world.jobs.jobs.get(jobId)?.status).toBe('completed');
+    });
   });
 
   it('takes over a processing job whose lease expired, and counts it', async () => {

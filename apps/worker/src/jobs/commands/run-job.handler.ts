@@ -63,6 +63,7 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand> {
     try {
       message = parseJobMessage(delivery.body);
     } catch (error) {
+      if (!(error instanceof MalformedMessageError)) throw error;
       return this.#failMalformed(delivery, error);
     }
     return this.#decide(message, delivery, started, true);
@@ -194,20 +195,26 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand> {
     return this.#emit(jobId, 'failed', payload, requestId, settlementFor(error));
   }
 
-  /** A body that is not a job: fail the job it names, if it is still pending, then ack (a retry cannot help). */
-  async #failMalformed(delivery: JobDelivery, error: unknown): Promise<JobOutcome> {
+  /**
+   * A body that is not a job. If it names a pending job, that job fails (with its stored metadata)
+   * and the delivery is acked: the failed job is the record. Otherwise nothing can use it, so it is
+   * dead-lettered with the reason, counted by the controller and logged here, without the body.
+   */
+  async #failMalformed(delivery: JobDelivery, error: MalformedMessageError): Promise<JobOutcome> {
     const jobId = recoverJobId(delivery.body, delivery.headers.jobId);
-    if (!jobId) return ACK;
-    try {
-      const text = failureText(error);
-      const payload = failedPayload(jobId, {}, text);
-      const written = await this.jobs.writeTerminal(jobId, { kind: 'pending' }, { status: 'failed', completedAt: this.clock.now(), error: text, eventPayload: payload });
-      if (!written) return ACK;
-      this.metrics.jobs.inc({ status: 'failed' });
-      return await this.#emit(jobId, 'failed', payload, delivery.requestId, ACK);
-    } catch {
-      return ACK;
-    }
+    const job = jobId ? await this.jobs.find(jobId) : undefined;
+    const rejected = (): JobOutcome => {
+      this.#log.warn(`message rejected (${error.reason}), request ${delivery.requestId}${job ? `, job ${job.id} is ${job.status}` : ''}`);
+      return deadLetter(error.reason);
+    };
+    if (!job || job.status !== 'pending') return rejected();
+    const text = failureText(error);
+    const payload = failedPayload(job.id, requestMetadata(job.metadata), text);
+    const written = await this.jobs.writeTerminal(job.id, { kind: 'pending' }, { status: 'failed', completedAt: this.clock.now(), error: text, eventPayload: payload });
+    if (!written) return rejected(); // started meanwhile: its own delivery runs it
+    this.#log.warn(`message rejected (${error.reason}), request ${delivery.requestId}: job ${job.id} failed`);
+    this.metrics.jobs.inc({ status: 'failed' });
+    return this.#emit(job.id, 'failed', payload, delivery.requestId, ACK);
   }
 
   /** The job ended but its event may not have gone out: send the stored one again, same id. */

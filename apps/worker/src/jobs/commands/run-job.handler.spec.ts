@@ -44,6 +44,14 @@ describe(RunJobHandler.name, () => {
       { descriptor: { configName: 'shared', type: 'memory', host: 'h', port: 1, databaseName: 'shared', userName: 'u' }, internal: true, secretValues: [] },
     ]);
     const sleeps: number[] = [];
+    // Every sleep of the handler advances the fake clock at once; a test may put another sleep in.
+    const sleeper = {
+      fn: (ms: number): Promise<void> => {
+        sleeps.push(ms);
+        clock.advance(ms);
+        return Promise.resolve();
+      },
+    };
     const settings: JobSettings = {
       leaseTtlMs: 60_000,
       leaseOwner: 'test:1:abc',
@@ -52,14 +60,14 @@ describe(RunJobHandler.name, () => {
       workQueue: 'q',
       eventsExchange: 'fetcher.job.events',
       eventSource: '//lerian.fetcher/worker',
-      upload: { partBytes: 1 << 20, maxInFlight: 4, sleep: (ms) => { sleeps.push(ms); clock.advance(ms); return Promise.resolve(); } },
+      upload: { partBytes: 1 << 20, maxInFlight: 4, sleep: (ms) => sleeper.fn(ms) },
       ring,
       progressIntervalMs,
     };
     const metrics = new WorkerMetrics(new Registry());
     const outbox = new JobOutbox(jobs, publisher, settings, clock);
     const sut = new RunJobHandler(jobs, resolver, results, registry, settings, clock, outbox, metrics);
-    return { sut, jobs, results, publisher, template, factory, resolver, ring, clock, metrics, sleeps, settings };
+    return { sut, jobs, results, publisher, template, factory, resolver, ring, clock, metrics, sleeps, sleeper, settings };
   };
 
   /** The handler behind the real controller: a signed delivery of `body` is settled, counted and logged as in production. */
@@ -302,32 +310,85 @@ describe(RunJobHandler.name, () => {
     expect((await metrics.leaseTakeovers.get()).values[0].value).toBe(1);
   });
 
-  it('watches a live lease and acks once its owner finishes', async () => {
-    const { sut, jobs, clock, sleeps } = setup();
-    const jobId = randomUUID();
-    jobs.add(jobId, 'processing', { lease: { token: 'live', owner: 'other:1:x', expiresAt: new Date(clock.now().getTime() + 60_000) } });
-    let calls = 0;
-    const find = jobs.find.bind(jobs);
-    jobs.find = async (id) => {
-      if (++calls === 3) (jobs.jobs.get(jobId) as { status: string }).status = 'completed';
-      return find(id);
+  describe('a delivery of a job whose live lease another Worker holds', () => {
+    const leased = (world: ReturnType<typeof setup>, owner = 'other:1:x') => {
+      const jobId = randomUUID();
+      const job = world.jobs.add(jobId, 'processing', { lease: { token: 'live', owner, expiresAt: new Date(world.clock.now().getTime() + 60_000) } });
+      return { jobId, job };
     };
-    expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
-    expect(sleeps).toEqual([5000, 5000]);
-    expect(jobs.terminalWrites).toHaveLength(0);
-  });
 
-  it('acks after TTL + 10 s when the owner keeps renewing', async () => {
-    const { sut, jobs, clock } = setup();
-    const jobId = randomUUID();
-    const job = jobs.add(jobId, 'processing', { lease: { token: 'live', owner: 'other:1:x', expiresAt: new Date(clock.now().getTime() + 60_000) } });
-    const find = jobs.find.bind(jobs);
-    jobs.find = async (id) => {
-      job.lease = { token: 'live', owner: 'other:1:x', expiresAt: new Date(clock.now().getTime() + 60_000) };
-      return find(id);
-    };
-    expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
-    expect(job.status).toBe('processing');
+    it('is acked at once, holding no run slot while the owner works', async () => {
+      const world = setup();
+      const waits: number[] = [];
+      world.sleeper.fn = (ms) => {
+        waits.push(ms);
+        return new Promise<void>(() => undefined); // the owner never finishes during this test
+      };
+      const { jobId } = leased(world);
+      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(world.jobs.jobs.get(jobId)?.status).toBe('processing');
+      expect(world.jobs.terminalWrites).toHaveLength(0);
+    }, 2_000);
+
+    it('is taken over, outside any delivery, once its owner stops renewing (the owner died)', async () => {
+      const world = setup();
+      const { jobId } = leased(world);
+      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(world.jobs.jobs.get(jobId)?.status).toBe('processing');
+      await world.sut.watchesSettled();
+      expect(world.jobs.jobs.get(jobId)?.status).toBe('completed');
+      expect(world.publisher.ids()).toEqual([`fetcher.job.completed.${jobId}`]);
+      expect((await world.metrics.leaseTakeovers.get()).values[0].value).toBe(1);
+      expect(world.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThan(60_000);
+    });
+
+    it('stops watching once its owner finishes', async () => {
+      const world = setup();
+      const { jobId, job } = leased(world);
+      const sleep = world.sleeper.fn;
+      world.sleeper.fn = async (ms) => {
+        await sleep(ms);
+        if (world.sleeps.length === 2) job.status = 'completed';
+      };
+      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      await world.sut.watchesSettled();
+      expect(world.sleeps).toEqual([5000, 5000]);
+      expect(world.jobs.terminalWrites).toHaveLength(0);
+    });
+
+    it('stops watching after TTL + 10 s while the owner keeps renewing', async () => {
+      const world = setup();
+      const { jobId, job } = leased(world);
+      const find = world.jobs.find.bind(world.jobs);
+      world.jobs.find = async (id) => {
+        job.lease = { token: 'live', owner: 'other:1:x', expiresAt: new Date(world.clock.now().getTime() + 60_000) };
+        return find(id);
+      };
+      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      await world.sut.watchesSettled();
+      expect(world.sleeps.reduce((a, b) => a + b, 0)).toBe(75_000);
+      expect(job.status).toBe('processing');
+    });
+
+    it('is acked at once, without a watch, when this Worker holds the lease itself', async () => {
+      const world = setup();
+      const { jobId } = leased(world, world.settings.leaseOwner);
+      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      await world.sut.watchesSettled();
+      expect(world.sleeps).toEqual([]);
+    });
+
+    it('is watched once however often it is delivered', async () => {
+      const world = setup();
+      const waits: number[] = [];
+      world.sleeper.fn = (ms) => {
+        waits.push(ms);
+        return new Promise<void>(() => undefined);
+      };
+      const { jobId } = leased(world);
+      for (let i = 0; i < 3; i++) expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(waits).toEqual([5000]);
+    }, 2_000);
   });
 
   it('makes no terminal write and sends no event when another worker took the lease', async () => {

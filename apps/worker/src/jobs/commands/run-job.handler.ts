@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Inject, Logger, Optional } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Logger, Optional } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import {
   type ConnectionDescriptor,
@@ -42,8 +42,11 @@ const deadLetter = (reason: string): JobOutcome => ({ settle: 'dead-letter', rea
  * lease) and sends its event. It never settles the delivery itself; it says how.
  */
 @CommandHandler(RunJobCommand)
-export class RunJobHandler implements ICommandHandler<RunJobCommand> {
+export class RunJobHandler implements ICommandHandler<RunJobCommand>, BeforeApplicationShutdown {
   readonly #log = new Logger(RunJobHandler.name);
+  /** Jobs leased by another Worker that this one watches for a takeover, by job id. */
+  readonly #watches = new Map<string, Promise<void>>();
+  #stopping = false;
 
   constructor(
     @Inject(JOB_STORE) private readonly jobs: JobStore,
@@ -69,31 +72,67 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand> {
     return this.#decide(message, delivery, started, true);
   }
 
-  async #decide(message: JobMessage, delivery: JobDelivery, started: Date, mayRetry: boolean): Promise<JobOutcome> {
+  /** `watching`: called by a watch, which must not start another. */
+  async #decide(message: JobMessage, delivery: JobDelivery, started: Date, mayRetry: boolean, watching = false): Promise<JobOutcome> {
     const job = await this.jobs.find(message.jobId);
     if (!job) return deadLetter('job_not_found');
     if (job.metadata.terminalEventPending === true) return this.#reemit(job, delivery.requestId);
     if (job.status === 'completed' || job.status === 'failed') return ACK; // a duplicate delivery
     const now = this.clock.now();
-    if (job.status === 'processing' && job.lease && job.lease.expiresAt >= now) return this.#watch(message, delivery, started);
+    if (job.status === 'processing' && job.lease && job.lease.expiresAt >= now) {
+      // A live lease: the job is running. Ack at once rather than hold a run slot while it runs;
+      // a lease of another Worker is watched in the background so that its death is noticed.
+      if (!watching && job.lease.owner !== this.settings.leaseOwner) this.#startWatch(message, delivery, started);
+      return ACK;
+    }
     const lease: JobLease = { token: randomUUID(), owner: this.settings.leaseOwner, expiresAt: new Date(now.getTime() + this.settings.leaseTtlMs) };
     const acquired = await this.jobs.acquire(message.jobId, lease, now);
-    if (!acquired) return mayRetry ? this.#decide(message, delivery, started, false) : ACK;
+    if (!acquired) return mayRetry ? this.#decide(message, delivery, started, false, watching) : ACK;
     if (job.status === 'processing') this.metrics.leaseTakeovers.inc();
     return this.#run(acquired, lease, delivery, started);
   }
 
-  /** Another worker holds a live lease: wait for it to finish, or for the lease to run out. */
-  async #watch(message: JobMessage, delivery: JobDelivery, started: Date): Promise<JobOutcome> {
+  /** Resolves once every watch started so far has ended (and any job it took over has finished). */
+  async watchesSettled(): Promise<void> {
+    while (this.#watches.size > 0) await Promise.allSettled([...this.#watches.values()]);
+  }
+
+  /** No new watches or takeovers; waits for takeovers already running (watches end at their next wake). */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.#stopping = true;
+    await this.watchesSettled();
+  }
+
+  #startWatch(message: JobMessage, delivery: JobDelivery, started: Date): void {
+    const { jobId } = message;
+    if (this.#stopping || this.#watches.has(jobId)) return;
+    const watch = this.#watch(message, delivery, started)
+      .catch(() => this.#log.warn(`job ${jobId}: watching its lease failed; the lease reaper ends it if its owner is gone`))
+      .finally(() => this.#watches.delete(jobId));
+    this.#watches.set(jobId, watch);
+  }
+
+  /**
+   * Another Worker holds a live lease. The delivery is already acked; this re-reads the job until it
+   * ends, or its lease runs out (its owner died: take it over and run it here), or its owner has
+   * kept renewing for TTL + 10 s (a live Worker has it; should it die later, the broker redelivers
+   * its message and another watch starts). Costs one read per interval and no run slot.
+   */
+  async #watch(message: JobMessage, delivery: JobDelivery, started: Date): Promise<void> {
     const ttl = this.settings.leaseTtlMs;
     const interval = Math.min(5_000, Math.max(1, Math.floor(ttl / 4)));
     const giveUpAt = this.clock.now().getTime() + ttl + 10_000;
     for (;;) {
       await this.settings.upload.sleep(interval);
+      if (this.#stopping) return;
       const job = await this.jobs.find(message.jobId);
-      if (!job || job.status === 'completed' || job.status === 'failed') return ACK;
-      if (job.status === 'pending' || !job.lease || job.lease.expiresAt < this.clock.now()) return this.#decide(message, delivery, started, true);
-      if (this.clock.now().getTime() > giveUpAt) return ACK; // its owner keeps renewing: a live worker has it
+      if (!job || job.status === 'completed' || job.status === 'failed') return;
+      if (job.status === 'pending' || !job.lease || job.lease.expiresAt < this.clock.now()) {
+        const outcome = await this.#decide(message, delivery, started, true, true);
+        if (outcome.settle === 'dead-letter') this.#log.warn(`job ${job.id}: taken over after its lease ran out; ended with ${outcome.reason ?? 'internal'}`);
+        return;
+      }
+      if (this.clock.now().getTime() > giveUpAt) return;
     }
   }
 

@@ -1,4 +1,4 @@
-import type { JobLease, JobProgress, JobRecord, JobStatus, JobStore, TerminalGuard, TerminalWrite } from '../ports/job-store.port';
+import { type JobLease, type JobProgress, type JobRecord, type JobStatus, type JobStore, type TerminalGuard, type TerminalWrite, TerminalWriteRefused } from '../ports/job-store.port';
 import { awaitsEvent, canAcquire, guardAdmits, holdsLease, isAbandoned, jobRecordOf } from '../ports/job-store.rules';
 
 interface StoredJob {
@@ -24,6 +24,8 @@ export class InMemoryJobStore implements JobStore {
   readonly terminalWrites: { jobId: string; write: TerminalWrite }[] = [];
   readonly progressWrites: JobProgress[] = [];
   failFind = false;
+  /** Terminal writes this refuses as the database would refuse a document it cannot store. */
+  refuseTerminal: (write: TerminalWrite) => boolean = () => false;
 
   add(id: string, status: JobStatus = 'pending', extra: Partial<StoredJob> = {}): StoredJob {
     const job: StoredJob = { id, status, metadata: { source: 'reporter' }, mappedFields: STORED_REQUEST, createdAt: new Date('2026-01-01T00:00:00Z'), ...extra };
@@ -64,6 +66,7 @@ export class InMemoryJobStore implements JobStore {
   }
 
   writeTerminal(jobId: string, guard: TerminalGuard, write: TerminalWrite): Promise<boolean> {
+    if (this.refuseTerminal(write)) return Promise.reject(new TerminalWriteRefused());
     const job = this.jobs.get(jobId);
     if (!job || !guardAdmits(job, guard)) return Promise.resolve(false);
     job.status = write.status;

@@ -4,6 +4,7 @@ import { CLOCK, type Clock } from '../../ports/clock.port';
 import { JOB_STORE, type JobStore } from '../../ports/job-store.port';
 import { failedPayload, requestMetadata } from '../job-events';
 import { JobOutbox } from '../job-outbox';
+import { writeTerminalOrBare } from '../terminal-write';
 import { JOB_SETTINGS, type JobSettings } from '../job-settings';
 
 export const REAPED_ERROR = 'processing lease expired';
@@ -32,18 +33,19 @@ export class LeaseReaper {
     let reaped = 0;
     try {
       for (const job of await this.jobs.abandoned(this.clock.now(), this.settings.leaseTtlMs, LEASELESS_AGE_MS)) {
-        const payload = failedPayload(job.id, requestMetadata(job.metadata), REAPED_ERROR);
-        const written = await this.jobs.writeTerminal(job.id, { kind: 'observed', token: job.lease?.token }, {
+        const metadata = requestMetadata(job.metadata);
+        const payload = failedPayload(job.id, metadata, REAPED_ERROR);
+        const written = await writeTerminalOrBare(this.jobs, job.id, { kind: 'observed', token: job.lease?.token }, {
           status: 'failed',
           completedAt: this.clock.now(),
           error: REAPED_ERROR,
           eventPayload: payload,
-        });
+        }, metadata);
         if (!written) continue;
         reaped++;
         this.metrics.leaseReaped.inc();
         this.metrics.jobs.inc({ status: 'failed' });
-        await this.outbox.emit(job.id, 'failed', payload).catch(() => this.#log.warn(`job ${job.id}: reaped, event left to the repairer`));
+        await this.outbox.emit(job.id, 'failed', written.write.eventPayload).catch(() => this.#log.warn(`job ${job.id}: reaped, event left to the repairer`));
       }
     } catch {
       this.#log.warn('lease reaper pass failed; next pass retries');

@@ -391,6 +391,44 @@ describe(RunJobHandler.name, () => {
     }, 2_000);
   });
 
+  describe('a terminal write the database refuses as written', () => {
+    // Metadata too large to be stored twice: the document would pass the database's size limit.
+    const bulky = { source: 'reporter', note: 'x'.repeat(50_000) };
+    const tooLarge = (write: { eventPayload: string }) => write.eventPayload.length > 10_000;
+    const bare = 'process failed: the job outcome could not be stored';
+
+    it('still fails the job at once when the failure write is refused, with a bare record and event', async () => {
+      const world = setup({ rows: ROWS, queryErr: new Error('query failed') });
+      const jobId = randomUUID();
+      world.jobs.add(jobId, 'pending', { metadata: bulky });
+      world.jobs.refuseTerminal = tooLarge;
+      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'dead-letter', reason: 'terminal_write_refused' });
+      expect(world.jobs.jobs.get(jobId)).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error: bare }) });
+      expect(world.jobs.jobs.get(jobId)?.lease).toBeUndefined();
+      expect(JSON.parse(world.publisher.published[0].body.toString())).toEqual({ jobId, metadata: { source: 'reporter', error: { message: bare } }, status: 'failed' });
+      expect(world.publisher.ids()).toEqual([`fetcher.job.failed.${jobId}`]);
+    });
+
+    it('fails the job when the completed write is refused', async () => {
+      const world = setup();
+      const jobId = randomUUID();
+      world.jobs.add(jobId, 'pending', { metadata: bulky });
+      world.jobs.refuseTerminal = tooLarge;
+      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'dead-letter', reason: 'terminal_write_refused' });
+      expect(world.jobs.jobs.get(jobId)).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error: bare }) });
+      expect(world.publisher.ids()).toEqual([`fetcher.job.failed.${jobId}`]);
+    });
+
+    it('leaves the job to the reaper only when even the bare write fails', async () => {
+      const world = setup({ rows: ROWS, queryErr: new Error('query failed') });
+      const jobId = randomUUID();
+      world.jobs.add(jobId);
+      world.jobs.refuseTerminal = () => true;
+      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'dead-letter', reason: 'terminal_write' });
+      expect(world.jobs.jobs.get(jobId)?.status).toBe('processing');
+    });
+  });
+
   it('makes no terminal write and sends no event when another worker took the lease', async () => {
     const { sut, jobs, publisher } = setup({
       rows: ROWS,

@@ -27,6 +27,7 @@ import { type JobMessage, MalformedMessageError, parseJobMessage, recoverJobId, 
 import { JobOutbox } from '../job-outbox';
 import { type JobDelivery, type JobOutcome, JOB_SETTINGS, type JobSettings } from '../job-settings';
 import { LeaseKeeper } from '../lease-keeper';
+import { type WrittenTerminal, writeTerminalOrBare } from '../terminal-write';
 import { EncryptingResultSink } from '../result/encrypting-result-sink';
 import { TELEMETRY } from '@fetcher/platform';
 import { RunJobCommand } from './run-job.command';
@@ -188,16 +189,15 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand>, BeforeAppl
         completedAt.getTime() - started.getTime(),
         completedAt,
       );
-      const written = await this.jobs.writeTerminal(jobId, { kind: 'lease', token: lease.token }, {
+      const written = await writeTerminalOrBare(this.jobs, jobId, { kind: 'lease', token: lease.token }, {
         status: 'completed',
         completedAt,
         resultPath,
         resultHmac: sealed.hmac,
         eventPayload: payload,
-      });
+      }, metadata);
       if (!written) return ACK; // the lease was lost: the job is someone else's now
-      this.metrics.jobs.inc({ status: 'completed' });
-      return this.#emit(jobId, 'completed', payload, delivery.requestId, ACK);
+      return this.#recorded(jobId, written, delivery.requestId, ACK);
     } catch (error) {
       if (keeper.lost) {
         this.#log.warn(`job ${jobId}: lease lost; stopped without a terminal write`);
@@ -223,15 +223,22 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand>, BeforeAppl
   ): Promise<JobOutcome> {
     const text = sanitiseErrorText(failureText(error), secrets);
     const payload = failedPayload(jobId, metadata, text);
-    let written: boolean;
+    let written: WrittenTerminal | undefined;
     try {
-      written = await this.jobs.writeTerminal(jobId, { kind: 'lease', token }, { status: 'failed', completedAt: this.clock.now(), error: text, eventPayload: payload });
+      written = await writeTerminalOrBare(this.jobs, jobId, { kind: 'lease', token }, { status: 'failed', completedAt: this.clock.now(), error: text, eventPayload: payload }, metadata);
     } catch {
-      return deadLetter('terminal_write'); // the reaper fails the job once its lease has expired
+      return deadLetter('terminal_write'); // the database is out of reach: the reaper fails the job once its lease has expired
     }
     if (!written) return ACK;
-    this.metrics.jobs.inc({ status: 'failed' });
-    return this.#emit(jobId, 'failed', payload, requestId, settlementFor(error));
+    return this.#recorded(jobId, written, requestId, settlementFor(error));
+  }
+
+  /** Counts and announces a terminal write; a bare one (the real outcome was refused) dead-letters its delivery. */
+  #recorded(jobId: string, written: WrittenTerminal, requestId: string, then: JobOutcome): Promise<JobOutcome> {
+    const { status, eventPayload } = written.write;
+    if (written.bare) this.#log.warn(`job ${jobId}: the database refused its outcome as written; a bare failure was stored instead`);
+    this.metrics.jobs.inc({ status });
+    return this.#emit(jobId, status, eventPayload, requestId, written.bare ? deadLetter('terminal_write_refused') : then);
   }
 
   /**
@@ -248,12 +255,12 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand>, BeforeAppl
     };
     if (!job || job.status !== 'pending') return rejected();
     const text = failureText(error);
-    const payload = failedPayload(job.id, requestMetadata(job.metadata), text);
-    const written = await this.jobs.writeTerminal(job.id, { kind: 'pending' }, { status: 'failed', completedAt: this.clock.now(), error: text, eventPayload: payload });
+    const metadata = requestMetadata(job.metadata);
+    const payload = failedPayload(job.id, metadata, text);
+    const written = await writeTerminalOrBare(this.jobs, job.id, { kind: 'pending' }, { status: 'failed', completedAt: this.clock.now(), error: text, eventPayload: payload }, metadata);
     if (!written) return rejected(); // started meanwhile: its own delivery runs it
     this.#log.warn(`message rejected (${error.reason}), request ${delivery.requestId}: job ${job.id} failed`);
-    this.metrics.jobs.inc({ status: 'failed' });
-    return this.#emit(job.id, 'failed', payload, delivery.requestId, ACK);
+    return this.#recorded(job.id, written, delivery.requestId, ACK);
   }
 
   /** The job ended but its event may not have gone out: send the stored one again, same id. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { WorkerMetrics } from '../../metrics/worker-metrics';
 import { CLOCK, type Clock } from '../../ports/clock.port';
-import { JOB_STORE, type JobStore } from '../../ports/job-store.port';
+import { JOB_STORE, type JobRecord, type JobStore } from '../../ports/job-store.port';
 import { failedPayload, requestMetadata } from '../job-events';
 import { JobOutbox } from '../job-outbox';
 import { writeTerminalOrBare } from '../terminal-write';
@@ -30,26 +30,38 @@ export class LeaseReaper {
 
   /** One pass; returns how many jobs were failed. Never throws. */
   async runOnce(): Promise<number> {
-    let reaped = 0;
+    let abandoned: Awaited<ReturnType<JobStore['abandoned']>>;
     try {
-      for (const job of await this.jobs.abandoned(this.clock.now(), this.settings.leaseTtlMs, LEASELESS_AGE_MS)) {
-        const metadata = requestMetadata(job.metadata);
-        const payload = failedPayload(job.id, metadata, REAPED_ERROR);
-        const written = await writeTerminalOrBare(this.jobs, job.id, { kind: 'observed', token: job.lease?.token }, {
-          status: 'failed',
-          completedAt: this.clock.now(),
-          error: REAPED_ERROR,
-          eventPayload: payload,
-        }, metadata);
-        if (!written) continue;
-        reaped++;
-        this.metrics.leaseReaped.inc();
-        this.metrics.jobs.inc({ status: 'failed' });
-        await this.outbox.emit(job.id, 'failed', written.write.eventPayload).catch(() => this.#log.warn(`job ${job.id}: reaped, event left to the repairer`));
-      }
+      abandoned = await this.jobs.abandoned(this.clock.now(), this.settings.leaseTtlMs, LEASELESS_AGE_MS);
     } catch {
       this.#log.warn('lease reaper pass failed; next pass retries');
+      return 0;
+    }
+    let reaped = 0;
+    // One job at a time: a job that cannot be written must not keep the others of the pass waiting.
+    for (const job of abandoned) {
+      try {
+        if (await this.#reap(job)) reaped++;
+      } catch {
+        this.#log.warn(`job ${job.id}: could not be reaped; next pass retries`);
+      }
     }
     return reaped;
+  }
+
+  async #reap(job: JobRecord): Promise<boolean> {
+    const metadata = requestMetadata(job.metadata);
+    const payload = failedPayload(job.id, metadata, REAPED_ERROR);
+    const written = await writeTerminalOrBare(this.jobs, job.id, { kind: 'observed', token: job.lease?.token }, {
+      status: 'failed',
+      completedAt: this.clock.now(),
+      error: REAPED_ERROR,
+      eventPayload: payload,
+    }, metadata);
+    if (!written) return false;
+    this.metrics.leaseReaped.inc();
+    this.metrics.jobs.inc({ status: 'failed' });
+    await this.outbox.emit(job.id, 'failed', written.write.eventPayload).catch(() => this.#log.warn(`job ${job.id}: reaped, event left to the repairer`));
+    return true;
   }
 }

@@ -91,6 +91,22 @@ describe('worker: messages that fail verification are dead-lettered with their r
     expect((job.metadata as Record<string, unknown>).error).toBe('FET-0052: mappedFields cannot be empty');
     await until(async () => ((await world.channel.checkQueue(world.workQueue)).messageCount === 0 ? true : undefined));
     expect(world.deadLetters.some((m) => m.properties.headers?.jobId === jobId)).toBe(false);
+    // The event carries the stored job's metadata, not the body's (empty) one.
+    const event = await until(() => world.events.find((e) => e.properties.headers?.['ce-subject']?.toString() === jobId));
+    expect(JSON.parse(event.content.toString())).toEqual({ jobId, metadata: { source: 'reporter', error: { message: 'FET-0052: mappedFields cannot be empty' } }, status: 'failed' });
+  });
+
+  it.each([
+    ['a string mappedFields', 'malformed_json', (jobId: string) => ({ jobId, mappedFields: 'pg-main' })],
+    ['a datasource without tables', 'malformed_tables', (jobId: string) => ({ jobId, mappedFields: { 'pg-main': {} } })],
+  ])('a signed message with %s that names no job is dead-lettered (%s) and counted', async (_name, reason, bodyOf) => {
+    const jobId = randomUUID();
+    const before = await rejected(worker, reason);
+    const body = Buffer.from(JSON.stringify(bodyOf(jobId)));
+    publishJob(world, body, signedHeaders(body, jobId, world.workQueue));
+    const dead = await deadLetterOf(jobId);
+    expect(dead.content.equals(body)).toBe(true);
+    await until(async () => ((await rejected(worker, reason)) > before ? true : undefined), 10_000, 'the metric');
   });
 
   it('a signed message for a job that does not exist is dead-lettered (FET-0067)', async () => {

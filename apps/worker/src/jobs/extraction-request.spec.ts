@@ -4,15 +4,14 @@ describe(extractionRequest.name, () => {
   it('normalises table keys per type, upper-cases Oracle fields and merges tables that collide', () => {
     const request = extractionRequest(
       {
-        jobId: 'j',
         mappedFields: {
           pg: { 'public.users': ['id', 'name'], users: ['name', 'email'], 'sales.orders': ['*'] },
           ora: { 'hr.emp': ['id', 'name'] },
           unknown: { 'x.y': ['a'] },
         },
         filters: { pg: { 'public.users': { id: { eq: [1] } } }, ora: { 'hr.emp': { name: { like: ['A%'] } } }, odd: 'not an object' },
-        metadata: { source: 'reporter' },
       },
+      { source: 'reporter' },
       new Map([['pg', 'POSTGRESQL'], ['ora', 'oracle']]),
     );
     expect(request.mappedFields).toEqual({

@@ -1,6 +1,6 @@
 import { normaliseTableKey, parseDatasourceType, type DatasourceType } from '@fetcher/connectors';
 import type { ExtractionRequest } from '@fetcher/engine';
-import type { JobMessage } from './job-message';
+import type { JobRequest } from './job-message';
 
 const SCOPED_DEFAULT: Partial<Record<DatasourceType, string>> = { POSTGRESQL: 'public', SQL_SERVER: 'dbo' };
 
@@ -9,9 +9,13 @@ const SCOPED_DEFAULT: Partial<Record<DatasourceType, string>> = { POSTGRESQL: 'p
  * Oracle field names upper-cased, tables that normalise to the same key merged (union of fields,
  * first seen first). Datasources of unknown type keep their keys; the planner reports them.
  */
-export function extractionRequest(message: JobMessage, types: ReadonlyMap<string, string>): ExtractionRequest {
+export function extractionRequest(
+  request: JobRequest,
+  metadata: Readonly<Record<string, unknown>>,
+  types: ReadonlyMap<string, string>,
+): ExtractionRequest {
   const mappedFields: Record<string, Record<string, string[]>> = {};
-  for (const [config, tables] of Object.entries(message.mappedFields)) {
+  for (const [config, tables] of Object.entries(request.mappedFields)) {
     const type = parseDatasourceType(types.get(config) ?? '');
     const out: Record<string, string[]> = {};
     for (const [rawKey, fields] of Object.entries(tables)) {
@@ -23,11 +27,11 @@ export function extractionRequest(message: JobMessage, types: ReadonlyMap<string
     }
     mappedFields[config] = out;
   }
-  const filters = normaliseFilters(message.filters, types);
-  return { mappedFields, ...(filters ? { filters } : {}), metadata: message.metadata };
+  const filters = normaliseFilters(request.filters, types);
+  return { mappedFields, ...(filters ? { filters } : {}), metadata: { ...metadata } };
 }
 
-function normaliseFilters(filters: JobMessage['filters'], types: ReadonlyMap<string, string>): ExtractionRequest['filters'] {
+function normaliseFilters(filters: JobRequest['filters'], types: ReadonlyMap<string, string>): ExtractionRequest['filters'] {
   if (!filters) return undefined;
   const out: Record<string, Record<string, Record<string, unknown>>> = {};
   for (const [config, tables] of Object.entries(filters)) {

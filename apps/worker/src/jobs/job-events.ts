@@ -33,6 +33,15 @@ export function completedPayload(jobId: string, metadata: Readonly<Record<string
   return JSON.stringify(body);
 }
 
+/**
+ * The metadata a job's events carry: the stored job's, as the Manager stored it, without what the
+ * Worker itself keeps there (the outbox marker, an earlier error).
+ */
+export function requestMetadata(metadata: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { terminalEventPending: _p, terminalEventStatus: _s, terminalEventPayload: _x, error: _e, ...rest } = metadata;
+  return rest;
+}
+
 /** The `job.failed` body: the request metadata plus the error as an object (a string in the job document). */
 export function failedPayload(jobId: string, metadata: Readonly<Record<string, unknown>>, errorText: string): string {
   return JSON.stringify({ jobId, metadata: { ...metadata, error: { message: errorText } }, status: 'failed' });

@@ -29,6 +29,23 @@ describe(parseJobMessage.name, () => {
   });
 });
 
+describe('a malformed body', () => {
+  it.each([
+    ['not json', 'malformed_json'],
+    ['null', 'malformed_null'],
+    ['{}', 'malformed_job_id'],
+    [`{"jobId":"${ID}","mappedFields":{}}`, 'malformed_mapped_fields'],
+    [`{"jobId":"${ID}","mappedFields":{"a":{}}}`, 'malformed_tables'],
+  ])('%s is counted as %s', (body, reason) => {
+    expect(() => parseJobMessage(Buffer.from(body))).toThrow(expect.objectContaining({ reason }));
+  });
+
+  it('is not UTF-8: no replacement characters, no job', () => {
+    const body = Buffer.concat([Buffer.from(`{"jobId":"${ID}","mappedFields":{"a`), Buffer.from([0xc3, 0x28]), Buffer.from('":{"t":["f"]}}}')]);
+    expect(() => parseJobMessage(body)).toThrow(expect.objectContaining({ reason: 'malformed_json' }));
+  });
+});
+
 describe(recoverJobId.name, () => {
   it('prefers the header, then a partial decode, then the pattern', () => {
     const other = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c';

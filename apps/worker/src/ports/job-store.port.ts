@@ -12,6 +12,12 @@ export interface JobRecord {
   readonly id: string;
   readonly status: JobStatus;
   readonly metadata: Readonly<Record<string, unknown>>;
+  /**
+   * The request as the Manager stored it (`mapped_fields`, `filters`), unchecked: the Worker runs
+   * this, never the message body's copy, and validates it before use.
+   */
+  readonly mappedFields?: unknown;
+  readonly filters?: unknown;
   readonly createdAt?: Date;
   readonly completedAt?: Date;
   readonly lease?: JobLease;
@@ -45,6 +51,17 @@ export type TerminalGuard =
   | { readonly kind: 'pending' }
   | { readonly kind: 'observed'; readonly token: string | undefined };
 
+/**
+ * `writeTerminal` reached the database and it refused the write as written (the document would be
+ * too large, or cannot be stored): sending the same write again cannot help. Outages are not this.
+ */
+export class TerminalWriteRefused extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('the database refused the terminal write', options);
+    this.name = 'TerminalWriteRefused';
+  }
+}
+
 /** The job collection, the only state the Worker shares with the Manager. */
 export interface JobStore {
   find(jobId: string): Promise<JobRecord | undefined>;
@@ -57,7 +74,10 @@ export interface JobStore {
   renew(jobId: string, token: string, expiresAt: Date): Promise<boolean>;
   /** Best-effort progress while the job runs, only under our lease. */
   writeProgress(jobId: string, token: string, progress: JobProgress): Promise<void>;
-  /** MUST be one conditional update; false when the guard no longer holds (nothing was written). */
+  /**
+   * MUST be one conditional update; false when the guard no longer holds (nothing was written).
+   * Throws TerminalWriteRefused when the database refuses this write, anything else on an outage.
+   */
   writeTerminal(jobId: string, guard: TerminalGuard, write: TerminalWrite): Promise<boolean>;
   /** Drops the outbox marker once the event is confirmed. */
   clearEventMarker(jobId: string): Promise<void>;

@@ -9,6 +9,8 @@ export interface JobState {
   readonly id: string;
   readonly status: JobStatus;
   readonly metadata: Readonly<Record<string, unknown>>;
+  readonly mappedFields?: unknown;
+  readonly filters?: unknown;
   readonly createdAt: Date;
   readonly completedAt?: Date | null;
   readonly lease?: JobLease;
@@ -49,6 +51,8 @@ export function jobRecordOf(job: JobState): JobRecord {
     id: job.id,
     status: job.status,
     metadata: job.metadata,
+    ...(job.mappedFields !== undefined ? { mappedFields: job.mappedFields } : {}),
+    ...(job.filters !== undefined ? { filters: job.filters } : {}),
     createdAt: job.createdAt,
     ...(job.completedAt ? { completedAt: job.completedAt } : {}),
     ...(job.lease ? { lease: job.lease } : {}),

@@ -1,10 +1,12 @@
-import type { JobLease, JobProgress, JobRecord, JobStatus, JobStore, TerminalGuard, TerminalWrite } from '../ports/job-store.port';
+import { type JobLease, type JobProgress, type JobRecord, type JobStatus, type JobStore, type TerminalGuard, type TerminalWrite, TerminalWriteRefused } from '../ports/job-store.port';
 import { awaitsEvent, canAcquire, guardAdmits, holdsLease, isAbandoned, jobRecordOf } from '../ports/job-store.rules';
 
 interface StoredJob {
   id: string;
   status: JobStatus;
   metadata: Record<string, unknown>;
+  mappedFields?: unknown;
+  filters?: unknown;
   createdAt: Date;
   completedAt?: Date;
   lease?: JobLease;
@@ -13,15 +15,20 @@ interface StoredJob {
   progress?: JobProgress;
 }
 
+/** What `add` stores as the job's request unless told otherwise. */
+export const STORED_REQUEST = { crm: { users: ['id', 'name'] } };
+
 /** The job collection in memory, with the same conditional semantics as the Mongo adapter. */
 export class InMemoryJobStore implements JobStore {
   readonly jobs = new Map<string, StoredJob>();
   readonly terminalWrites: { jobId: string; write: TerminalWrite }[] = [];
   readonly progressWrites: JobProgress[] = [];
   failFind = false;
+  /** Terminal writes this refuses as the database would refuse a document it cannot store. */
+  refuseTerminal: (write: TerminalWrite) => boolean = () => false;
 
   add(id: string, status: JobStatus = 'pending', extra: Partial<StoredJob> = {}): StoredJob {
-    const job: StoredJob = { id, status, metadata: { source: 'reporter' }, createdAt: new Date('2026-01-01T00:00:00Z'), ...extra };
+    const job: StoredJob = { id, status, metadata: { source: 'reporter' }, mappedFields: STORED_REQUEST, createdAt: new Date('2026-01-01T00:00:00Z'), ...extra };
     this.jobs.set(id, job);
     return job;
   }
@@ -59,6 +66,7 @@ export class InMemoryJobStore implements JobStore {
   }
 
   writeTerminal(jobId: string, guard: TerminalGuard, write: TerminalWrite): Promise<boolean> {
+    if (this.refuseTerminal(write)) return Promise.reject(new TerminalWriteRefused());
     const job = this.jobs.get(jobId);
     if (!job || !guardAdmits(job, guard)) return Promise.resolve(false);
     job.status = write.status;

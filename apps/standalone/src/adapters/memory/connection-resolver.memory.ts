@@ -61,6 +61,6 @@ export class MemoryConnectionResolver implements ConnectionResolver {
       ...(ssl?.mode ? { sslMode: ssl.mode } : {}),
       hostAttributes: { metadata, internal: false },
     };
-    return resolvedConnection(descriptor, secrets, false);
+    return { ...resolvedConnection(descriptor, secrets, false), productName: stored.productName ?? '' };
   }
 }

@@ -60,7 +60,7 @@ export class MongoConnectionResolver implements ConnectionResolver {
       ...(typeof ssl.mode === 'string' && ssl.mode !== '' ? { sslMode: ssl.mode } : {}),
       hostAttributes: { metadata, internal: false },
     };
-    return resolvedConnection(base, secrets, false);
+    return { ...resolvedConnection(base, secrets, false), productName: typeof doc.product_name === 'string' ? doc.product_name : '' };
   }
 }
 

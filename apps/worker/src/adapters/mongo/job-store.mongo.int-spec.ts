@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 // eslint-disable-next-line no-restricted-imports -- an integration spec, not app code: it runs the in-process Mongo test server
 import { withMongo, type MongoTestTarget } from '@fetcher/mongo-test-server';
 import { type Db, MongoClient } from 'mongodb';
+import { TerminalWriteRefused } from '../../ports/job-store.port';
 import { MongoJobStore } from './job-store.mongo';
 import { uuidToBinary } from './uuid-binary';
 
@@ -39,6 +40,34 @@ describe('MongoJobStore against the MongoDB test server', () => {
     expect((await sut.find(zero))?.id).toBe(zero);
     expect((await sut.find(four))?.id).toBe(four);
     expect(await sut.find(randomUUID())).toBeUndefined();
+  });
+
+  it('hands out the stored request with the job, as the Manager stored it', async () => {
+    const request = { mapped_fields: { 'pg-main': { 'public.users': ['id'] } }, filters: { 'pg-main': { 'public.users': { id: { gt: [5] } } } } };
+    const id = await seed('pending', request);
+    const expected = { mappedFields: request.mapped_fields, filters: request.filters };
+    expect(await sut.find(id)).toMatchObject(expected);
+    expect(await sut.acquire(id, { token: 'a', owner: 'w1', expiresAt: later(60_000) }, now)).toMatchObject(expected);
+  });
+
+  it('reports a terminal write the server refuses as TerminalWriteRefused', async () => {
+    // A document the test server cannot rewrite (it overflows its stack on a filter nested 3,000 deep),
+    // as MongoDB refuses a document that would pass its size or nesting limits.
+    let deep: Record<string, unknown> = { eq: [1] };
+    for (let i = 0; i < 3_000; i++) deep = { a: deep };
+    const id = await seed('processing', { filters: { pg: deep }, lease: { token: 't', owner: 'w', expires_at: later(60_000) } });
+    const write = { status: 'failed' as const, completedAt: now, error: 'e', eventPayload: '{}' };
+    await expect(sut.writeTerminal(id, { kind: 'lease', token: 't' }, write)).rejects.toBeInstanceOf(TerminalWriteRefused);
+  });
+
+  it('does not call an unreachable database a refusal', async () => {
+    const closed = await new MongoClient(target.uri).connect();
+    const store = new MongoJobStore(closed.db(db.databaseName));
+    await closed.close();
+    const write = { status: 'failed' as const, completedAt: now, error: 'e', eventPayload: '{}' };
+    const outcome = await store.writeTerminal(await seed('pending'), { kind: 'pending' }, write).catch((error: unknown) => error);
+    expect(outcome).toBeInstanceOf(Error);
+    expect(outcome).not.toBeInstanceOf(TerminalWriteRefused);
   });
 
   it('acquires a pending job once: the second acquire loses', async () => {

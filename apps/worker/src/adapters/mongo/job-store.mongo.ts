@@ -1,5 +1,14 @@
-import type { Binary, Collection, Db, Document, Filter } from 'mongodb';
-import type { JobLease, JobProgress, JobRecord, JobStatus, JobStore, TerminalGuard, TerminalWrite } from '../../ports/job-store.port';
+import { type Binary, BSON, type Collection, type Db, type Document, type Filter, MongoServerError, MongoWriteConcernError } from 'mongodb';
+import {
+  type JobLease,
+  type JobProgress,
+  type JobRecord,
+  type JobStatus,
+  type JobStore,
+  type TerminalGuard,
+  type TerminalWrite,
+  TerminalWriteRefused,
+} from '../../ports/job-store.port';
 import { binaryToUuid, uuidFilter } from './uuid-binary';
 
 /** Job ids are binaries (UUIDs), not ObjectIds. */
@@ -69,8 +78,12 @@ export class MongoJobStore implements JobStore {
     if (write.resultPath) set.result_path = write.resultPath;
     if (write.resultHmac) set.result_hmac = write.resultHmac;
     if (write.error !== undefined) set['metadata.error'] = write.error;
-    const result = await this.#jobs.updateOne({ _id: uuidFilter(jobId), ...guardFilter(guard) }, { $set: set, $unset: { lease: '' } });
-    return result.matchedCount === 1;
+    try {
+      const result = await this.#jobs.updateOne({ _id: uuidFilter(jobId), ...guardFilter(guard) }, { $set: set, $unset: { lease: '' } });
+      return result.matchedCount === 1;
+    } catch (error) {
+      throw refusedAsWritten(error) ? new TerminalWriteRefused({ cause: error }) : error;
+    }
   }
 
   async clearEventMarker(jobId: string): Promise<void> {
@@ -102,6 +115,17 @@ export class MongoJobStore implements JobStore {
   }
 }
 
+/**
+ * The write itself is the problem, not the way to the database: the server answered with an error
+ * that is not marked as transient (a retryable write that failed over, say, carries a label), or the
+ * driver could not encode it. Write-concern errors are left out: the write may have been applied.
+ */
+function refusedAsWritten(error: unknown): boolean {
+  if (error instanceof BSON.BSONError) return true;
+  if (!(error instanceof MongoServerError) || error instanceof MongoWriteConcernError) return false;
+  return !error.hasErrorLabel('RetryableWriteError') && !error.hasErrorLabel('TransientTransactionError');
+}
+
 function guardFilter(guard: TerminalGuard): Filter<JobDocument> {
   switch (guard.kind) {
     case 'lease':
@@ -119,6 +143,8 @@ function toRecord(doc: Document): JobRecord {
     id: binaryToUuid(doc._id),
     status: doc.status as JobStatus,
     metadata: (doc.metadata as Record<string, unknown> | undefined) ?? {},
+    ...(doc.mapped_fields !== undefined ? { mappedFields: doc.mapped_fields } : {}),
+    ...(doc.filters !== undefined ? { filters: doc.filters } : {}),
     ...(doc.created_at instanceof Date ? { createdAt: doc.created_at } : {}),
     ...(doc.completed_at instanceof Date ? { completedAt: doc.completed_at } : {}),
     ...(lease && typeof lease.token === 'string' && lease.expires_at instanceof Date

@@ -59,4 +59,24 @@ describe(LeaseReaper.name, () => {
     expect(publisher.ids()).toEqual(['fetcher.job.failed.gone']);
     expect((await metrics.leaseReaped.get()).values[0].value).toBe(1);
   });
+
+  it('ends a job whose failure write the database refuses as written, with a bare record', async () => {
+    const { clock, jobs, publisher, outbox, metrics, settings } = setup();
+    jobs.add('big', 'processing', { metadata: { source: 'reporter', note: 'x'.repeat(50_000) }, lease: { token: 't', owner: 'w', expiresAt: new Date(clock.now().getTime() - 61_000) } });
+    jobs.refuseTerminal = (write) => write.eventPayload.length > 10_000;
+    expect(await new LeaseReaper(jobs, settings, clock, outbox, metrics).runOnce()).toBe(1);
+    expect(jobs.jobs.get('big')).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error: 'process failed: the job outcome could not be stored' }) });
+    expect(publisher.ids()).toEqual(['fetcher.job.failed.big']);
+  });
+
+  it('reaps the other jobs of a pass when one cannot be written at all', async () => {
+    const { clock, jobs, outbox, metrics, settings } = setup();
+    const expired = { token: 't', owner: 'w', expiresAt: new Date(clock.now().getTime() - 61_000) };
+    jobs.add('stuck', 'processing', { lease: expired });
+    jobs.add('next', 'processing', { lease: expired });
+    const write = jobs.writeTerminal.bind(jobs);
+    jobs.writeTerminal = (jobId, guard, terminal) => (jobId === 'stuck' ? Promise.reject(new Error('document cannot be rewritten')) : write(jobId, guard, terminal));
+    expect(await new LeaseReaper(jobs, settings, clock, outbox, metrics).runOnce()).toBe(1);
+    expect(jobs.jobs.get('next')?.status).toBe('failed');
+  });
 });

@@ -1,9 +1,10 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { WorkerMetrics } from '../../metrics/worker-metrics';
 import { CLOCK, type Clock } from '../../ports/clock.port';
-import { JOB_STORE, type JobStore } from '../../ports/job-store.port';
-import { failedPayload } from '../job-events';
+import { JOB_STORE, type JobRecord, type JobStore } from '../../ports/job-store.port';
+import { failedPayload, requestMetadata } from '../job-events';
 import { JobOutbox } from '../job-outbox';
+import { writeTerminalOrBare } from '../terminal-write';
 import { JOB_SETTINGS, type JobSettings } from '../job-settings';
 
 export const REAPED_ERROR = 'processing lease expired';
@@ -29,30 +30,38 @@ export class LeaseReaper {
 
   /** One pass; returns how many jobs were failed. Never throws. */
   async runOnce(): Promise<number> {
-    let reaped = 0;
+    let abandoned: Awaited<ReturnType<JobStore['abandoned']>>;
     try {
-      for (const job of await this.jobs.abandoned(this.clock.now(), this.settings.leaseTtlMs, LEASELESS_AGE_MS)) {
-        const payload = failedPayload(job.id, withoutMarker(job.metadata), REAPED_ERROR);
-        const written = await this.jobs.writeTerminal(job.id, { kind: 'observed', token: job.lease?.token }, {
-          status: 'failed',
-          completedAt: this.clock.now(),
-          error: REAPED_ERROR,
-          eventPayload: payload,
-        });
-        if (!written) continue;
-        reaped++;
-        this.metrics.leaseReaped.inc();
-        this.metrics.jobs.inc({ status: 'failed' });
-        await this.outbox.emit(job.id, 'failed', payload).catch(() => this.#log.warn(`job ${job.id}: reaped, event left to the repairer`));
-      }
+      abandoned = await this.jobs.abandoned(this.clock.now(), this.settings.leaseTtlMs, LEASELESS_AGE_MS);
     } catch {
       this.#log.warn('lease reaper pass failed; next pass retries');
+      return 0;
+    }
+    let reaped = 0;
+    // One job at a time: a job that cannot be written must not keep the others of the pass waiting.
+    for (const job of abandoned) {
+      try {
+        if (await this.#reap(job)) reaped++;
+      } catch {
+        this.#log.warn(`job ${job.id}: could not be reaped; next pass retries`);
+      }
     }
     return reaped;
   }
-}
 
-function withoutMarker(metadata: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const { terminalEventPending: _p, terminalEventStatus: _s, terminalEventPayload: _x, error: _e, ...rest } = metadata;
-  return rest;
+  async #reap(job: JobRecord): Promise<boolean> {
+    const metadata = requestMetadata(job.metadata);
+    const payload = failedPayload(job.id, metadata, REAPED_ERROR);
+    const written = await writeTerminalOrBare(this.jobs, job.id, { kind: 'observed', token: job.lease?.token }, {
+      status: 'failed',
+      completedAt: this.clock.now(),
+      error: REAPED_ERROR,
+      eventPayload: payload,
+    }, metadata);
+    if (!written) return false;
+    this.metrics.leaseReaped.inc();
+    this.metrics.jobs.inc({ status: 'failed' });
+    await this.outbox.emit(job.id, 'failed', written.write.eventPayload).catch(() => this.#log.warn(`job ${job.id}: reaped, event left to the repairer`));
+    return true;
+  }
 }

@@ -3,7 +3,10 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryConnectorFactory, MemoryConnectorRegistry, TemplateConnector } from '@fetcher/engine/memory';
-import { KeyRing } from '@fetcher/platform';
+import { Logger } from '@nestjs/common';
+import type { CommandBus } from '@nestjs/cqrs';
+import { envelopeHeaders, jobIdOfBody, KeyRing } from '@fetcher/platform';
+import type { ConsumeMessage } from 'amqplib';
 import { Registry } from 'prom-client';
 import { WorkerMetrics } from '../../metrics/worker-metrics';
 import { FakeClock } from '../../testing/fake-clock';
@@ -12,11 +15,13 @@ import { InMemoryResultStore } from '../../testing/in-memory-result-store';
 import { RecordingEventPublisher } from '../../testing/recording-event-publisher';
 import { StaticConnectionResolver } from '../../testing/static-connection-resolver';
 import { JobOutbox } from '../job-outbox';
+import { JobRequestedController } from '../job-requested.controller';
 import type { JobSettings } from '../job-settings';
+import { MessageVerifier } from '../message-verifier';
 import { RunJobCommand } from './run-job.command';
 import { RunJobHandler } from './run-job.handler';
 
-const ROWS = { users: [{ id: 1n, name: 'Ada' }, { id: 2n, name: 'Grace' }] };
+const ROWS = { users: [{ id: 1n, name: 'Ada' }, { id: 2n, name: 'Grace' }], invoices: [{ id: 7n, total: '99.00' }] };
 
 describe(RunJobHandler.name, () => {
   let spoolDir: string;
@@ -33,9 +38,20 @@ describe(RunJobHandler.name, () => {
     const factory = new MemoryConnectorFactory(template);
     const registry = new MemoryConnectorRegistry().register('memory', factory);
     const resolver = new StaticConnectionResolver([
-      { descriptor: { configName: 'crm', type: 'memory', host: 'h', port: 1, databaseName: 'crm', userName: 'u' }, internal: false, secretValues: ['s3cret-pass'] },
+      { descriptor: { configName: 'crm', type: 'memory', host: 'h', port: 1, databaseName: 'crm', userName: 'u' }, internal: false, secretValues: ['s3cret-pass'], productName: 'reporter' },
+      // Another product's connection: no job of `reporter` may read it.
+      { descriptor: { configName: 'billing', type: 'memory', host: 'h', port: 1, databaseName: 'billing', userName: 'u' }, internal: false, secretValues: [], productName: 'ledger' },
+      { descriptor: { configName: 'shared', type: 'memory', host: 'h', port: 1, databaseName: 'shared', userName: 'u' }, internal: true, secretValues: [] },
     ]);
     const sleeps: number[] = [];
+    // Every sleep of the handler advances the fake clock at once; a test may put another sleep in.
+    const sleeper = {
+      fn: (ms: number): Promise<void> => {
+        sleeps.push(ms);
+        clock.advance(ms);
+        return Promise.resolve();
+      },
+    };
     const settings: JobSettings = {
       leaseTtlMs: 60_000,
       leaseOwner: 'test:1:abc',
@@ -44,14 +60,24 @@ describe(RunJobHandler.name, () => {
       workQueue: 'q',
       eventsExchange: 'fetcher.job.events',
       eventSource: '//lerian.fetcher/worker',
-      upload: { partBytes: 1 << 20, maxInFlight: 4, sleep: (ms) => { sleeps.push(ms); clock.advance(ms); return Promise.resolve(); } },
+      upload: { partBytes: 1 << 20, maxInFlight: 4, sleep: (ms) => sleeper.fn(ms) },
       ring,
       progressIntervalMs,
     };
     const metrics = new WorkerMetrics(new Registry());
     const outbox = new JobOutbox(jobs, publisher, settings, clock);
     const sut = new RunJobHandler(jobs, resolver, results, registry, settings, clock, outbox, metrics);
-    return { sut, jobs, results, publisher, template, factory, resolver, ring, clock, metrics, sleeps };
+    return { sut, jobs, results, publisher, template, factory, resolver, ring, clock, metrics, sleeps, sleeper, settings };
+  };
+
+  /** The handler behind the real controller: a signed delivery of `body` is settled, counted and logged as in production. */
+  const deliver = async (world: ReturnType<typeof setup>, body: Buffer) => {
+    const commands = { execute: (command: RunJobCommand) => world.sut.execute(command) } as unknown as CommandBus;
+    const controller = new JobRequestedController(new MessageVerifier(world.settings, { allowLegacyBodySignature: false }, world.clock), commands, world.metrics);
+    const headers = envelopeHeaders({ key: world.ring.current().internalHmac, tenantId: '', exchange: '', routingKey: 'q', body, jobId: jobIdOfBody(body), now: world.clock.now() });
+    const settlement = await controller.onJobRequested({ content: body, fields: { exchange: '', routingKey: 'q' }, properties: { headers } } as unknown as ConsumeMessage);
+    const rejected = Object.fromEntries((await world.metrics.messagesRejected.get()).values.map((v) => [v.labels.reason, v.value]));
+    return { settlement, rejected };
   };
 
   const message = (jobId: string, extra: Record<string, unknown> = {}) =>
@@ -87,6 +113,60 @@ describe(RunJobHandler.name, () => {
     expect(jobs.jobs.get(jobId)?.metadata.terminalEventPending).toBeUndefined();
     expect(factory.buildCount).toBe(1); // one connector for planning and execution
     expect(readdirSync(spoolDir)).toEqual([]);
+  });
+
+  const plaintextOf = (results: InMemoryResultStore, ring: KeyRing, jobId: string): string => {
+    const raw = Buffer.from((results.objects.get(`results/external-data/${jobId}.json`) as Buffer).toString('latin1'), 'base64');
+    const decipher = createDecipheriv('aes-256-gcm', ring.current().storage, raw.subarray(0, 12));
+    decipher.setAuthTag(raw.subarray(raw.length - 16));
+    return Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString();
+  };
+
+  describe('runs what the stored job says, not what the message body says', () => {
+    it('extracts the stored mappedFields when the body names another product\'s connection', async () => {
+      const { sut, jobs, results, ring, publisher } = setup();
+      const jobId = randomUUID();
+      jobs.add(jobId);
+      const swapped = message(jobId, { mappedFields: { billing: { invoices: ['id', 'total'] } }, metadata: { source: 'ledger' } });
+      expect(await sut.execute(swapped)).toEqual({ settle: 'ack' });
+      expect(plaintextOf(results, ring, jobId)).toBe('{"crm":{"users":[{"id":1,"name":"Ada"},{"id":2,"name":"Grace"}]}}');
+      expect(JSON.parse(publisher.published[0].body.toString()).metadata).toEqual({ source: 'reporter' });
+    });
+
+    it('applies the stored filters, not the body\'s', async () => {
+      const { sut, jobs, template } = setup();
+      const jobId = randomUUID();
+      jobs.add(jobId, 'pending', { filters: { crm: { users: { id: { eq: [2] } } } } });
+      await sut.execute(message(jobId, { filters: { crm: { users: { id: { eq: [1] } } } } }));
+      expect(template.queries.map((q) => q.filters)).toEqual([{ users: { id: { eq: [2] } } }]);
+    });
+
+    it('fails a job whose stored connection belongs to another product, dialling nothing', async () => {
+      const { sut, jobs, factory, publisher } = setup();
+      const jobId = randomUUID();
+      jobs.add(jobId, 'pending', { mappedFields: { billing: { invoices: ['id'] } } });
+      expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      const error = "FET-1016: Connection 'billing' does not belong to the product identified by source 'reporter'";
+      expect(jobs.jobs.get(jobId)).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error }) });
+      expect(factory.buildCount).toBe(0);
+      expect(JSON.parse(publisher.published[0].body.toString())).toEqual({ jobId, metadata: { source: 'reporter', error: { message: error } }, status: 'failed' });
+    });
+
+    it('lets every product use an internal datasource', async () => {
+      const { sut, jobs, results, ring } = setup();
+      const jobId = randomUUID();
+      jobs.add(jobId, 'pending', { mappedFields: { shared: { invoices: ['id'] } } });
+      expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(plaintextOf(results, ring, jobId)).toBe('{"shared":{"invoices":[{"id":7}]}}');
+    });
+
+    it('fails a stored job without a request (FET-0052) and acks', async () => {
+      const { sut, jobs } = setup();
+      const jobId = randomUUID();
+      jobs.add(jobId, 'pending', { mappedFields: undefined });
+      expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(jobs.jobs.get(jobId)?.metadata.error).toBe('FET-0052: mappedFields cannot be empty');
+    });
   });
 
   it('writes progress under its lease while the extraction runs', async () => {
@@ -152,18 +232,16 @@ describe(RunJobHandler.name, () => {
   it('fails an unknown datasource as not_found', async () => {
     const { sut, jobs } = setup();
     const jobId = randomUUID();
-    jobs.add(jobId);
-    const body = { createdAt: 'x', jobId, mappedFields: { crm: { users: ['id'] }, other: { t: ['a'] } }, metadata: {} };
-    await sut.execute(new RunJobCommand({ body: Buffer.from(JSON.stringify(body)), headers: {}, tenantHeader: '', requestId: 'r', receivedAt: new Date() }));
+    jobs.add(jobId, 'pending', { mappedFields: { crm: { users: ['id'] }, other: { t: ['a'] } } });
+    await sut.execute(message(jobId));
     expect(jobs.jobs.get(jobId)?.metadata.error).toBe('engine extraction: engine: [not_found] extraction references an unknown datasource connection');
   });
 
   it('fails a job whose names resolve to nothing, and acks', async () => {
     const { sut, jobs } = setup();
     const jobId = randomUUID();
-    jobs.add(jobId);
-    const body = { jobId, mappedFields: { nobody: { t: ['a'] } }, metadata: {} };
-    expect(await sut.execute(new RunJobCommand({ body: Buffer.from(JSON.stringify(body)), headers: {}, tenantHeader: '', requestId: 'r', receivedAt: new Date() }))).toEqual({ settle: 'ack' });
+    jobs.add(jobId, 'pending', { mappedFields: { nobody: { t: ['a'] } } });
+    expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
     expect(jobs.jobs.get(jobId)?.metadata.error).toBe('No connections found for config names');
   });
 
@@ -173,16 +251,54 @@ describe(RunJobHandler.name, () => {
     ['{"jobId":"%ID%","mappedFields":{}}', 'FET-0052: mappedFields cannot be empty'],
     ['{"jobId":"%ID%","mappedFields":{"a":{}}}', 'FET-0053: datasource has no tables'],
     ['{"jobId":"%ID%","mappedFields":', 'message body is not a valid job message'],
-  ])('fails the pending job named by a malformed body %s and acks', async (body, error) => {
+  ])('fails the pending job named by a malformed body %s, with its stored metadata, and acks', async (body, error) => {
     const { sut, jobs, publisher } = setup();
     const jobId = randomUUID();
-    jobs.add(jobId);
+    jobs.add(jobId, 'pending', { metadata: { source: 'reporter', requestedBy: 'ops' } });
     const outcome = await sut.execute(
       new RunJobCommand({ body: Buffer.from(body.replace('%ID%', jobId)), headers: { jobId }, tenantHeader: '', requestId: 'r', receivedAt: new Date() }),
     );
     expect(outcome).toEqual({ settle: 'ack' });
     expect(jobs.jobs.get(jobId)).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error }) });
-    expect(JSON.parse(publisher.published[0].body.toString())).toEqual({ jobId, metadata: { error: { message: error } }, status: 'failed' });
+    expect(JSON.parse(publisher.published[0].body.toString())).toEqual({ jobId, metadata: { source: 'reporter', requestedBy: 'ops', error: { message: error } }, status: 'failed' });
+  });
+
+  describe('a signed malformed body that names no existing job', () => {
+    const unknown = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+    it.each([
+      ['invalid JSON', Buffer.from(`{"jobId":"${unknown}","mappedFields":`), 'malformed_json'],
+      ['null', Buffer.from('null'), 'malformed_null'],
+      ['an array', Buffer.from(`[{"jobId":"${unknown}"}]`), 'malformed_json'],
+      ['the nil UUID', Buffer.from('{"jobId":"00000000-0000-0000-0000-000000000000","mappedFields":{"a":{"t":["x"]}}}'), 'malformed_job_id'],
+      ['a non-UUID jobId', Buffer.from('{"jobId":"job-1","mappedFields":{"a":{"t":["x"]}}}'), 'malformed_job_id'],
+      ['{}', Buffer.from('{}'), 'malformed_job_id'],
+      ['a string mappedFields', Buffer.from(`{"jobId":"${unknown}","mappedFields":"a"}`), 'malformed_json'],
+      ['invalid UTF-8', Buffer.concat([Buffer.from(`{"jobId":"${unknown}","mappedFields":{"a`), Buffer.from([0xff, 0xfe]), Buffer.from('":{"t":["x"]}}}')]), 'malformed_json'],
+    ])('%s is dead-lettered, counted and logged without the body', async (_name, body, reason) => {
+      const world = setup();
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      try {
+        const { settlement, rejected } = await deliver(world, body);
+        expect(settlement).toBe('dead-letter');
+        expect(rejected).toEqual({ [reason]: 1 });
+        const lines = warn.mock.calls.map((call) => String(call[0]));
+        expect(lines).toEqual([expect.stringContaining(`message rejected (${reason})`)]);
+        expect(lines[0]).not.toContain('mappedFields');
+        expect(world.publisher.published).toEqual([]);
+      } finally {
+        warn.mockRestore();
+      }
+    });
+
+    it('is dead-lettered when the job it names has already started', async () => {
+      const world = setup();
+      const jobId = randomUUID();
+      world.jobs.add(jobId, 'completed');
+      const { settlement, rejected } = await deliver(world, Buffer.from(`{"jobId":"${jobId}","mappedFields":{}}`));
+      expect(settlement).toBe('dead-letter');
+      expect(rejected).toEqual({ malformed_mapped_fields: 1 });
+      expect(world.jobs.jobs.get(jobId)?.status).toBe('completed');
+    });
   });
 
   it('takes over a processing job whose lease expired, and counts it', async () => {
@@ -194,32 +310,123 @@ describe(RunJobHandler.name, () => {
     expect((await metrics.leaseTakeovers.get()).values[0].value).toBe(1);
   });
 
-  it('watches a live lease and acks once its owner finishes', async () => {
-    const { sut, jobs, clock, sleeps } = setup();
-    const jobId = randomUUID();
-    jobs.add(jobId, 'processing', { lease: { token: 'live', owner: 'other:1:x', expiresAt: new Date(clock.now().getTime() + 60_000) } });
-    let calls = 0;
-    const find = jobs.find.bind(jobs);
-    jobs.find = async (id) => {
-      if (++calls === 3) (jobs.jobs.get(jobId) as { status: string }).status = 'completed';
-      return find(id);
+  describe('a delivery of a job whose live lease another Worker holds', () => {
+    const leased = (world: ReturnType<typeof setup>, owner = 'other:1:x') => {
+      const jobId = randomUUID();
+      const job = world.jobs.add(jobId, 'processing', { lease: { token: 'live', owner, expiresAt: new Date(world.clock.now().getTime() + 60_000) } });
+      return { jobId, job };
     };
-    expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
-    expect(sleeps).toEqual([5000, 5000]);
-    expect(jobs.terminalWrites).toHaveLength(0);
+
+    it('is acked at once, holding no run slot while the owner works', async () => {
+      const world = setup();
+      const waits: number[] = [];
+      world.sleeper.fn = (ms) => {
+        waits.push(ms);
+        return new Promise<void>(() => undefined); // the owner never finishes during this test
+      };
+      const { jobId } = leased(world);
+      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(world.jobs.jobs.get(jobId)?.status).toBe('processing');
+      expect(world.jobs.terminalWrites).toHaveLength(0);
+    }, 2_000);
+
+    it('is taken over, outside any delivery, once its owner stops renewing (the owner died)', async () => {
+      const world = setup();
+      const { jobId } = leased(world);
+      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(world.jobs.jobs.get(jobId)?.status).toBe('processing');
+      await world.sut.watchesSettled();
+      expect(world.jobs.jobs.get(jobId)?.status).toBe('completed');
+      expect(world.publisher.ids()).toEqual([`fetcher.job.completed.${jobId}`]);
+      expect((await world.metrics.leaseTakeovers.get()).values[0].value).toBe(1);
+      expect(world.sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThan(60_000);
+    });
+
+    it('stops watching once its owner finishes', async () => {
+      const world = setup();
+      const { jobId, job } = leased(world);
+      const sleep = world.sleeper.fn;
+      world.sleeper.fn = async (ms) => {
+        await sleep(ms);
+        if (world.sleeps.length === 2) job.status = 'completed';
+      };
+      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      await world.sut.watchesSettled();
+      expect(world.sleeps).toEqual([5000, 5000]);
+      expect(world.jobs.terminalWrites).toHaveLength(0);
+    });
+
+    it('stops watching after TTL + 10 s while the owner keeps renewing', async () => {
+      const world = setup();
+      const { jobId, job } = leased(world);
+      const find = world.jobs.find.bind(world.jobs);
+      world.jobs.find = async (id) => {
+        job.lease = { token: 'live', owner: 'other:1:x', expiresAt: new Date(world.clock.now().getTime() + 60_000) };
+        return find(id);
+      };
+      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      await world.sut.watchesSettled();
+      expect(world.sleeps.reduce((a, b) => a + b, 0)).toBe(75_000);
+      expect(job.status).toBe('processing');
+    });
+
+    it('is acked at once, without a watch, when this Worker holds the lease itself', async () => {
+      const world = setup();
+      const { jobId } = leased(world, world.settings.leaseOwner);
+      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      await world.sut.watchesSettled();
+      expect(world.sleeps).toEqual([]);
+    });
+
+    it('is watched once however often it is delivered', async () => {
+      const world = setup();
+      const waits: number[] = [];
+      world.sleeper.fn = (ms) => {
+        waits.push(ms);
+        return new Promise<void>(() => undefined);
+      };
+      const { jobId } = leased(world);
+      for (let i = 0; i < 3; i++) expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(waits).toEqual([5000]);
+    }, 2_000);
   });
 
-  it('acks after TTL + 10 s when the owner keeps renewing', async () => {
-    const { sut, jobs, clock } = setup();
-    const jobId = randomUUID();
-    const job = jobs.add(jobId, 'processing', { lease: { token: 'live', owner: 'other:1:x', expiresAt: new Date(clock.now().getTime() + 60_000) } });
-    const find = jobs.find.bind(jobs);
-    jobs.find = async (id) => {
-      job.lease = { token: 'live', owner: 'other:1:x', expiresAt: new Date(clock.now().getTime() + 60_000) };
-      return find(id);
-    };
-    expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
-    expect(job.status).toBe('processing');
+  describe('a terminal write the database refuses as written', () => {
+    // Metadata too large to be stored twice: the document would pass the database's size limit.
+    const bulky = { source: 'reporter', note: 'x'.repeat(50_000) };
+    const tooLarge = (write: { eventPayload: string }) => write.eventPayload.length > 10_000;
+    const bare = 'process failed: the job outcome could not be stored';
+
+    it('still fails the job at once when the failure write is refused, with a bare record and event', async () => {
+      const world = setup({ rows: ROWS, queryErr: new Error('query failed') });
+      const jobId = randomUUID();
+      world.jobs.add(jobId, 'pending', { metadata: bulky });
+      world.jobs.refuseTerminal = tooLarge;
+      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'dead-letter', reason: 'terminal_write_refused' });
+      expect(world.jobs.jobs.get(jobId)).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error: bare }) });
+      expect(world.jobs.jobs.get(jobId)?.lease).toBeUndefined();
+      expect(JSON.parse(world.publisher.published[0].body.toString())).toEqual({ jobId, metadata: { source: 'reporter', error: { message: bare } }, status: 'failed' });
+      expect(world.publisher.ids()).toEqual([`fetcher.job.failed.${jobId}`]);
+    });
+
+    it('fails the job when the completed write is refused', async () => {
+      const world = setup();
+      const jobId = randomUUID();
+      world.jobs.add(jobId, 'pending', { metadata: bulky });
+      world.jobs.refuseTerminal = tooLarge;
+      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'dead-letter', reason: 'terminal_write_refused' });
+      expect(world.jobs.jobs.get(jobId)).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error: bare }) });
+      expect(world.publisher.ids()).toEqual([`fetcher.job.failed.${jobId}`]);
+    });
+
+    it('leaves the job to the reaper only when even the bare write fails', async () => {
+      const world = setup({ rows: ROWS, queryErr: new Error('query failed') });
+      const jobId = randomUUID();
+      world.jobs.add(jobId);
+      world.jobs.refuseTerminal = () => true;
+      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'dead-letter', reason: 'terminal_write' });
+      expect(world.jobs.jobs.get(jobId)?.status).toBe('processing');
+    });
   });
 
   it('makes no terminal write and sends no event when another worker took the lease', async () => {

@@ -12,7 +12,8 @@ import amqp, { type AmqpConnectionManager } from 'amqp-connection-manager';
 import amqplib, { type Channel, type ChannelModel, type ConsumeMessage } from 'amqplib';
 import { type Db, MongoClient } from 'mongodb';
 import { Registry } from 'prom-client';
-import { type FailPendingJobCommand } from '../../jobs/commands/fail-pending-job.command';
+import { TerminalEventRepairer } from '../../jobs/background/terminal-event-repairer';
+import type { FailPendingJobCommand } from '../../jobs/commands/fail-pending-job.command';
 import { FailPendingJobHandler, FUTURE_MESSAGE_ERROR } from '../../jobs/commands/fail-pending-job.handler';
 import { RunJobCommand } from '../../jobs/commands/run-job.command';
 import { RunJobHandler } from '../../jobs/commands/run-job.handler';
@@ -70,6 +71,7 @@ describe('Worker redelivery against a real RabbitMQ and the MongoDB test server'
   let transport: JobQueueTransport;
   let store: PausingJobStore;
   let spoolDir: string;
+  let repairer: TerminalEventRepairer;
   const events = new RecordingEventPublisher();
   const deliveries: ConsumeMessage[] = [];
   const deadLettered: ConsumeMessage[] = [];
@@ -112,6 +114,7 @@ describe('Worker redelivery against a real RabbitMQ and the MongoDB test server'
     ]);
     const run = new RunJobHandler(store, resolver, new InMemoryResultStore(), registry, settings, clock, outbox, metrics);
     const fail = new FailPendingJobHandler(store, clock, outbox);
+    repairer = new TerminalEventRepairer(store, outbox);
     const commands = {
       execute: (command: unknown) => (command instanceof RunJobCommand ? run.execute(command) : fail.execute(command as FailPendingJobCommand)),
     } as unknown as CommandBus;
@@ -210,5 +213,23 @@ describe('Worker redelivery against a real RabbitMQ and the MongoDB test server'
     });
     expect(failed.metadata).toMatchObject({ error: retriesExhaustedError(3) });
     await poll(() => events.published.find((e) => String(e.headers['ce-id']) === `fetcher.job.failed.${jobId}`));
+  });
+
+  it('sends the job.failed event the Manager\'s dispatch sweep stored when it failed a job', async () => {
+    const jobId = randomUUID();
+    const payload = JSON.stringify({ jobId, metadata: { source: 'it', error: { message: 'process failed: job was not picked up after 3 dispatches' } }, status: 'failed' });
+    // The document as the Manager's sweep leaves it: failed, with the Worker's outbox marker.
+    await db.collection('job').insertOne({
+      _id: uuidToBinary(jobId),
+      status: 'failed',
+      dedup_active: false,
+      completed_at: new Date(),
+      created_at: new Date(),
+      metadata: { source: 'it', error: 'process failed: job was not picked up after 3 dispatches', terminalEventPending: true, terminalEventStatus: 'failed', terminalEventPayload: payload },
+    } as never);
+    expect(await repairer.runOnce()).toBeGreaterThanOrEqual(1);
+    const event = events.published.find((e) => String(e.headers['ce-id']) === `fetcher.job.failed.${jobId}`);
+    expect(event?.body.toString()).toBe(payload);
+    expect((await job(jobId))?.metadata).not.toHaveProperty('terminalEventPending');
   });
 });

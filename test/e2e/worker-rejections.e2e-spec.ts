@@ -47,7 +47,7 @@ describe('worker: messages that fail verification are dead-lettered with their r
     ['tampered', 'mismatch', (h: Record<string, unknown>) => ({ ...h, 'x-message-signature': (h['x-message-signature'] as string).replace(/^./, (c) => (c === 'a' ? 'b' : 'a')) })],
     ['signed with another key', 'mismatch', (_h: Record<string, unknown>, body: Buffer, jobId: string, queue: string) => signedHeaders(body, jobId, queue, { key: randomBytes(32) })],
     ['for another tenant', 'mismatch', (h: Record<string, unknown>) => ({ ...h, 'X-Tenant-ID': 'someone-else' })],
-    ['from the future', 'future_timestamp', (_h: Record<string, unknown>, body: Buffer, jobId: string, queue: string) => signedHeaders(body, jobId, queue, { t: Math.floor(Date.now() / 1000) + 120 })],
+    ['forged and from the future', 'future_timestamp', (_h: Record<string, unknown>, body: Buffer, jobId: string, queue: string) => signedHeaders(body, jobId, queue, { t: Math.floor(Date.now() / 1000) + 120, key: randomBytes(32) })],
     ['with a malformed timestamp', 'bad_timestamp', (h: Record<string, unknown>) => ({ ...h, t: 'yesterday' })],
     ['with an unknown signature version', 'bad_version', (h: Record<string, unknown>) => ({ ...h, 'signature-version': 'v9' })],
   ])('a message %s is dead-lettered (%s), counted, and its job left pending', async (_name, reason, mutate) => {
@@ -77,6 +77,21 @@ describe('worker: messages that fail verification are dead-lettered with their r
     const event = await until(() => world.events.find((e) => e.properties.headers?.['ce-subject']?.toString() === jobId));
     expect(event.properties.headers?.['ce-id']?.toString()).toBe(`fetcher.job.failed.${jobId}`);
     expect(await rejected(worker, 'expired')).toBeGreaterThanOrEqual(1);
+  });
+
+  it('an authentic message from the future (clock skew) is dead-lettered and fails its pending job with the reason', async () => {
+    const jobId = randomUUID();
+    await seedJob(world.db, jobId, MAPPED);
+    const body = jobBody(jobId, MAPPED);
+    publishJob(world, body, signedHeaders(body, jobId, world.workQueue, { t: Math.floor(Date.now() / 1000) + 120 }));
+    await deadLetterOf(jobId);
+    const job = await until(async () => {
+      const doc = await jobDoc(world, jobId);
+      return doc?.status === 'failed' ? doc : undefined;
+    });
+    expect((job.metadata as Record<string, unknown>).error).toBe('message timestamp is in the future: the clocks of the Manager and the Worker differ by more than 30 s');
+    const event = await until(() => world.events.find((e) => e.properties.headers?.['ce-subject']?.toString() === jobId));
+    expect(event.properties.headers?.['ce-id']?.toString()).toBe(`fetcher.job.failed.${jobId}`);
   });
 
   it('a signed message with a malformed body fails the job it names and is acked, not dead-lettered', async () => {

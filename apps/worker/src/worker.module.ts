@@ -26,11 +26,12 @@ import { BackgroundLoops } from './jobs/background/background-loops';
 import { WorkerSubsystems } from './jobs/background/worker-subsystems';
 import { LeaseReaper } from './jobs/background/lease-reaper';
 import { TerminalEventRepairer } from './jobs/background/terminal-event-repairer';
-import { FailExpiredJobHandler } from './jobs/commands/fail-expired-job.handler';
+import { FailPendingJobHandler } from './jobs/commands/fail-pending-job.handler';
 import { CONNECTOR_REGISTRY, RunJobHandler } from './jobs/commands/run-job.handler';
 import { JobOutbox } from './jobs/job-outbox';
 import { JobRequestedController } from './jobs/job-requested.controller';
 import { JOB_SETTINGS, type JobSettings } from './jobs/job-settings';
+import { RETRY_POLICY, type RetryPolicy } from './jobs/redelivery';
 import { MESSAGE_VERIFIER_OPTIONS, MessageVerifier } from './jobs/message-verifier';
 import { DEFAULT_MAX_PARTS_IN_FLIGHT, DEFAULT_PART_BYTES } from './jobs/result/result-uploader';
 import { realSleep } from './jobs/result/retry';
@@ -44,6 +45,8 @@ import { TELEMETRY, TelemetryShutdown } from '@fetcher/platform';
 
 /** Progress is written at most this often while a job runs. */
 const PROGRESS_INTERVAL_MS = 2_000;
+/** The longest wait between two retries of a delivery; the first wait doubles up to it. */
+const MAX_RETRY_DELAY_MS = 30_000;
 
 /**
  * Adapters that replace the production ones for another host, such as the standalone service:
@@ -100,6 +103,10 @@ export class WorkerModule {
       providers: [
         { provide: WORKER_CONFIG, useValue: config },
         { provide: JOB_SETTINGS, useValue: settings },
+        {
+          provide: RETRY_POLICY,
+          useValue: { maxRetries: config.jobs.retryMax, baseDelayMs: config.jobs.retryBaseDelayMs, maxDelayMs: MAX_RETRY_DELAY_MS, sleep: realSleep } satisfies RetryPolicy,
+        },
         { provide: MESSAGE_VERIFIER_OPTIONS, useValue: { allowLegacyBodySignature: config.amqp.allowLegacyBodySignature } },
         { provide: CLOCK, useValue: systemClock },
         { provide: TELEMETRY, useValue: telemetry },
@@ -164,7 +171,7 @@ export class WorkerModule {
         MessageVerifier,
         JobOutbox,
         RunJobHandler,
-        FailExpiredJobHandler,
+        FailPendingJobHandler,
         TerminalEventRepairer,
         LeaseReaper,
         {

@@ -44,6 +44,13 @@ describe(loadManagerConfig.name, () => {
     expect(Object.isFrozen(sut.hostSafety)).toBe(true);
   });
 
+  it('reads the re-dispatch bound, refusing one shorter than a message can live, by name', () => {
+    expect(loadManagerConfig(required()).dispatch).toMatchObject({ redispatchAfterSec: 600, maxRedispatches: 2 });
+    expect(loadManagerConfig({ ...required(), DISPATCH_REDISPATCH_AFTER_SEC: '330', DISPATCH_MAX_REDISPATCHES: '0' }).dispatch).toMatchObject({ redispatchAfterSec: 330, maxRedispatches: 0 });
+    expect(problemsOf({ ...required(), DISPATCH_REDISPATCH_AFTER_SEC: '329' }).join('\n')).toContain('DISPATCH_REDISPATCH_AFTER_SEC');
+    expect(problemsOf({ ...required(), DISPATCH_MAX_REDISPATCHES: '-1' }).join('\n')).toContain('DISPATCH_MAX_REDISPATCHES');
+  });
+
   it('lists every missing required variable at once', () => {
     const problems = problemsOf({});
     expect(problems.join('\n')).toMatch(/APP_ENC_KEY/);

@@ -1,6 +1,8 @@
 import {
   amqpUrl,
   ConfigError,
+  ENVELOPE_MAX_AGE_SEC,
+  ENVELOPE_MAX_FUTURE_SEC,
   type EnvCheck,
   envBool,
   envHostAllowlist,
@@ -81,6 +83,9 @@ export const MANAGER_ENV_SCHEMA = z.object({
   DISPATCH_SWEEP_INTERVAL_SEC: envInt({ min: 1, max: 86_400, default: 30 }),
   DISPATCH_SWEEP_MIN_AGE_SEC: envInt({ min: 0, max: 86_400, default: 60 }),
   DISPATCH_MAX_ATTEMPTS: envInt({ min: 1, max: 1_000, default: 10 }),
+  // Below the message's validity plus the allowed clock skew, a re-dispatch could race a message still queued.
+  DISPATCH_REDISPATCH_AFTER_SEC: envInt({ min: ENVELOPE_MAX_AGE_SEC + ENVELOPE_MAX_FUTURE_SEC, max: 86_400, default: 600 }),
+  DISPATCH_MAX_REDISPATCHES: envInt({ min: 0, max: 100, default: 2 }),
 
   DEPLOYMENT_MODE: z.enum(DEPLOYMENT_MODES, { error: 'must be local, saas or byoc' }).default('local'),
   READYZ_DRAIN_DELAY_SEC: envInt().optional(),
@@ -154,7 +159,13 @@ export interface ManagerConfig {
   /** Single-tenant: the fixed internal tenant that scopes every engine call. */
   readonly tenancy: { readonly multiTenant: false; readonly tenantId: 'default' };
   readonly hostSafety: { readonly allowlist: readonly string[]; readonly allowPrivate: boolean };
-  readonly dispatch: { readonly sweepIntervalSec: number; readonly minAgeSec: number; readonly maxAttempts: number };
+  readonly dispatch: {
+    readonly sweepIntervalSec: number;
+    readonly minAgeSec: number;
+    readonly maxAttempts: number;
+    readonly redispatchAfterSec: number;
+    readonly maxRedispatches: number;
+  };
   readonly deploymentMode: (typeof DEPLOYMENT_MODES)[number];
   readonly drainDelaySec: number;
   readonly allowInsecureTls: boolean;
@@ -220,7 +231,13 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
       : {}),
     tenancy: { multiTenant: false, tenantId: 'default' },
     hostSafety: { allowlist: [...(e.HOST_SAFETY_ALLOWLIST ?? [])], allowPrivate: e.HOST_SAFETY_ALLOW_PRIVATE },
-    dispatch: { sweepIntervalSec: e.DISPATCH_SWEEP_INTERVAL_SEC, minAgeSec: e.DISPATCH_SWEEP_MIN_AGE_SEC, maxAttempts: e.DISPATCH_MAX_ATTEMPTS },
+    dispatch: {
+      sweepIntervalSec: e.DISPATCH_SWEEP_INTERVAL_SEC,
+      minAgeSec: e.DISPATCH_SWEEP_MIN_AGE_SEC,
+      maxAttempts: e.DISPATCH_MAX_ATTEMPTS,
+      redispatchAfterSec: e.DISPATCH_REDISPATCH_AFTER_SEC,
+      maxRedispatches: e.DISPATCH_MAX_REDISPATCHES,
+    },
     deploymentMode: e.DEPLOYMENT_MODE,
     drainDelaySec: resolveDrainDelaySec(e.READYZ_DRAIN_DELAY_SEC),
     allowInsecureTls: e.ALLOW_INSECURE_TLS,

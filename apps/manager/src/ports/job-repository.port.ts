@@ -19,6 +19,21 @@ export interface DispatchClaim {
   readonly lockUntil: Date;
 }
 
+/** What the dispatch sweep needs to claim a dispatched job that stayed pending far longer than its message can live. */
+export interface StaleClaim {
+  /** Only jobs last dispatched before this instant are candidates. */
+  readonly dispatchedBefore: Date;
+  readonly now: Date;
+  /** The claim holds until then; another replica cannot take the job before. */
+  readonly lockUntil: Date;
+}
+
+/** A claimed stale job and how many times the sweep had re-dispatched it before this claim. */
+export interface StaleJob {
+  readonly job: Job;
+  readonly redispatches: number;
+}
+
 /**
  * The job collection. It is also the dedup store: the active-hash rule is enforced by the
  * repository itself (a unique constraint), not by a read before the write.
@@ -47,14 +62,22 @@ export interface JobRepository {
   markDispatched(tenant: TenantContext, id: string, at: Date): Promise<void>;
   /**
    * Fails a job that never reached the Worker, only while it is still `pending` (a Worker that
-   * already took it owns its outcome). Answers whether it changed the job.
+   * already took it owns its outcome). Answers whether it changed the job. With `failedEvent` (the
+   * `job.failed` body), the write also stores that event in the job's outbox marker
+   * (`metadata.terminalEventPending/Status/Payload`), from which the Worker's repairer sends it.
    */
-  markDispatchFailed(tenant: TenantContext, id: string, error: string, at: Date): Promise<boolean>;
+  markDispatchFailed(tenant: TenantContext, id: string, error: string, at: Date, failedEvent?: string): Promise<boolean>;
   /**
    * Atomically claims the oldest `pending` job that has no `dispatchedAt`, was created before
    * `createdBefore` and is not claimed by anyone (its lock is absent or past), counting one more
    * dispatch attempt. Answers the job as it was before the claim's increment, or `undefined`.
    */
   claimUndispatched(tenant: TenantContext, claim: DispatchClaim): Promise<Job | undefined>;
+  /**
+   * Atomically claims the oldest `pending` job whose `dispatchedAt` is before `dispatchedBefore` and
+   * that is not claimed by anyone, counting one more re-dispatch. Answers the job and its re-dispatch
+   * count as they were before the claim, or `undefined`.
+   */
+  claimStale(tenant: TenantContext, claim: StaleClaim): Promise<StaleJob | undefined>;
 }
 export const JOB_REPOSITORY = Symbol('JobRepository');

@@ -1,10 +1,11 @@
 import type { TenantContext } from '@fetcher/engine';
 import { isActive, type Job, type JobStatus } from '../jobs/job';
-import type { CreateOutcome, DispatchClaim, InsertOutcome, JobRepository } from '../ports/job-repository.port';
+import type { CreateOutcome, DispatchClaim, InsertOutcome, JobRepository, StaleClaim, StaleJob } from '../ports/job-repository.port';
 
 interface Stored {
   job: Job;
   lockUntil: Date | null;
+  redispatches: number;
 }
 
 /**
@@ -38,7 +39,7 @@ export class InMemoryJobRepository implements JobRepository {
       if (isActive(job.status) && [...jobs.values()].some((s) => s.job.requestHash === job.requestHash && isActive(s.job.status))) {
         return 'duplicate_active';
       }
-      jobs.set(job.id, { job: structuredClone(job), lockUntil: null });
+      jobs.set(job.id, { job: structuredClone(job), lockUntil: null, redispatches: 0 });
       return 'inserted';
     });
   }
@@ -50,7 +51,7 @@ export class InMemoryJobRepository implements JobRepository {
       const active = this.#newest(tenant, (j) => j.requestHash === job.requestHash && isActive(j.status));
       const recent = active ?? this.#newest(tenant, (j) => j.requestHash === job.requestHash && j.createdAt.getTime() >= reusableSince.getTime());
       if (recent && recent.status !== 'failed') return { created: false, existing: recent };
-      this.#jobs(tenant).set(job.id, { job: structuredClone(job), lockUntil: null });
+      this.#jobs(tenant).set(job.id, { job: structuredClone(job), lockUntil: null, redispatches: 0 });
       return { created: true };
     });
   }
@@ -64,11 +65,12 @@ export class InMemoryJobRepository implements JobRepository {
     });
   }
 
-  markDispatchFailed(tenant: TenantContext, id: string, error: string, at: Date): Promise<boolean> {
+  markDispatchFailed(tenant: TenantContext, id: string, error: string, at: Date, failedEvent?: string): Promise<boolean> {
     return this.#call('markDispatchFailed', () => {
       const stored = this.#jobs(tenant).get(id);
       if (!stored || stored.job.status !== 'pending') return false;
-      stored.job = { ...stored.job, status: 'failed', completedAt: at, metadata: { ...stored.job.metadata, error } };
+      const marker = failedEvent === undefined ? {} : { terminalEventPending: true, terminalEventStatus: 'failed', terminalEventPayload: failedEvent };
+      stored.job = { ...stored.job, status: 'failed', completedAt: at, metadata: { ...stored.job.metadata, error, ...marker } };
       stored.lockUntil = null;
       return true;
     });
@@ -89,6 +91,25 @@ export class InMemoryJobRepository implements JobRepository {
       if (!chosen) return undefined;
       const before = chosen.job;
       chosen.job = { ...before, dispatchAttempts: before.dispatchAttempts + 1 };
+      chosen.lockUntil = claim.lockUntil;
+      return before;
+    });
+  }
+
+  claimStale(tenant: TenantContext, claim: StaleClaim): Promise<StaleJob | undefined> {
+    return this.#call('claimStale', () => {
+      const chosen = [...this.#jobs(tenant).values()]
+        .filter(
+          (s) =>
+            s.job.status === 'pending' &&
+            s.job.dispatchedAt !== null &&
+            s.job.dispatchedAt.getTime() < claim.dispatchedBefore.getTime() &&
+            (s.lockUntil === null || s.lockUntil.getTime() < claim.now.getTime()),
+        )
+        .sort((a, b) => a.job.createdAt.getTime() - b.job.createdAt.getTime())[0];
+      if (!chosen) return undefined;
+      const before = { job: chosen.job, redispatches: chosen.redispatches };
+      chosen.redispatches += 1;
       chosen.lockUntil = claim.lockUntil;
       return before;
     });

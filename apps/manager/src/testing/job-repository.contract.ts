@@ -133,4 +133,31 @@ export function jobRepositoryContract(make: () => JobRepository | Promise<JobRep
     expect(await sut.findById(tenant, old.id)).toMatchObject({ dispatchedAt: new Date('2026-01-01T00:07:01Z'), dispatchAttempts: 3 });
     expect(await sut.claimUndispatched(tenant, { ...later, now: new Date('2026-02-01T00:00:00Z') })).toBeUndefined();
   });
+
+  it('claims the oldest pending job dispatched before the bound once per lock, counting re-dispatches', async () => {
+    const at = (iso: string) => new Date(`2026-01-01T${iso}Z`);
+    const stale = aJob({ createdAt: at('00:00:00'), dispatchedAt: at('00:00:01'), dispatchAttempts: 1 });
+    const recent = aJob({ createdAt: at('00:00:00'), dispatchedAt: at('00:20:00'), dispatchAttempts: 1 });
+    const never = aJob({ createdAt: at('00:00:00') });
+    const taken = aJob({ createdAt: at('00:00:00'), dispatchedAt: at('00:00:01'), dispatchAttempts: 1, status: 'processing' });
+    for (const job of [stale, recent, never, taken]) await sut.insert(tenant, job);
+    const claim = { dispatchedBefore: at('00:10:00'), now: at('00:20:00'), lockUntil: at('00:21:00') };
+
+    expect(await sut.claimStale(tenant, claim)).toMatchObject({ job: { id: stale.id }, redispatches: 0 });
+    expect(await sut.claimStale(tenant, claim)).toBeUndefined(); // locked, recent, never dispatched, or taken
+    await sut.markDispatched(tenant, stale.id, at('00:20:01'));
+    expect(await sut.claimStale(tenant, { ...claim, now: at('00:21:01') })).toBeUndefined(); // dispatched again: recent
+    const later = { dispatchedBefore: at('00:30:02'), now: at('00:40:00'), lockUntil: at('00:41:00') };
+    expect(await sut.claimStale(tenant, later)).toMatchObject({ job: { id: stale.id }, redispatches: 1 });
+  });
+
+  it('stores the job.failed event in the outbox marker when failing a job with one, only while pending', async () => {
+    const job = aJob();
+    await sut.insert(tenant, job);
+    expect(await sut.markDispatchFailed(tenant, job.id, 'gone', new Date('2026-01-01T00:00:01Z'), '{"status":"failed"}')).toBe(true);
+    // Whether a repository shows the Worker's outbox marker to the Manager differs (the standalone one
+    // hides it); that the stored event reaches the Worker is tested with each repository's Worker side.
+    expect(await sut.findById(tenant, job.id)).toMatchObject({ status: 'failed', metadata: { source: 'reporter', error: 'gone' } });
+    expect(await sut.markDispatchFailed(tenant, job.id, 'again', new Date(), '{}')).toBe(false);
+  });
 }

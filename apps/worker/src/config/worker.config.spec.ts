@@ -26,7 +26,7 @@ describe(loadWorkerConfig.name, () => {
     const config = loadWorkerConfig(BASE);
     expect(config.health).toEqual({ port: 4007, drainDelaySec: 12 });
     expect(config.amqp).toMatchObject({ concurrency: 5, declareTopology: true, url: 'amqp://localhost:5672', allowLegacyBodySignature: false });
-    expect(config.jobs).toMatchObject({ leaseTtlMs: 60_000, reaperIntervalMs: 60_000, maxResultBytes: 268_435_456 });
+    expect(config.jobs).toMatchObject({ leaseTtlMs: 60_000, reaperIntervalMs: 60_000, maxResultBytes: 268_435_456, retryMax: 5, retryBaseDelayMs: 2_000 });
     expect(config.mongo).toMatchObject({ uri: 'mongodb://localhost/', dbName: 'fetcher', maxPoolSize: 100 });
     expect(config.storage).toMatchObject({ region: 'us-east-1', bucket: 'results', keyPrefix: '', forcePathStyle: false, multipartThresholdBytes: 8 * 1024 * 1024 });
     expect(config.events.source).toBe('//lerian.fetcher/worker');
@@ -36,6 +36,12 @@ describe(loadWorkerConfig.name, () => {
   it.each([[undefined, 4007], ['0', 4007], ['-5', 4007], ['70000', 4007], ['x', 4007], ['4100', 4100]])('HEALTH_PORT=%s listens on %d', (raw, port) =>
     expect(loadWorkerConfig({ ...BASE, HEALTH_PORT: raw }).health.port).toBe(port),
   );
+
+  it('reads the delivery retry settings, and refuses bad ones by name', () => {
+    expect(loadWorkerConfig({ ...BASE, JOB_RETRY_MAX: '0', JOB_RETRY_BASE_DELAY_MS: '500' }).jobs).toMatchObject({ retryMax: 0, retryBaseDelayMs: 500 });
+    expect(problems({ ...BASE, JOB_RETRY_MAX: '21' }).join('\n')).toContain('JOB_RETRY_MAX');
+    expect(problems({ ...BASE, JOB_RETRY_BASE_DELAY_MS: 'soon' }).join('\n')).toContain('JOB_RETRY_BASE_DELAY_MS');
+  });
 
   it('reads the multipart threshold in MiB, and refuses one outside 8 to 4096 by name', () => {
     expect(loadWorkerConfig({ ...BASE, OBJECT_STORAGE_MULTIPART_THRESHOLD_MB: '512' }).storage.multipartThresholdBytes).toBe(512 * 1024 * 1024);

@@ -104,6 +104,9 @@ export const WORKER_ENV_SCHEMA = z.object({
   ENGINE_MAX_RESULT_BYTES: envInt({ min: 0, default: 268_435_456 }),
   JOB_LEASE_TTL_SEC: envInt({ min: 1, max: 86_400, default: 60 }),
   JOB_LEASE_REAPER_INTERVAL_SEC: envInt({ min: 1, max: 86_400, default: 60 }),
+  // With the defaults the retries span about a minute, well inside the message's 5-minute validity.
+  JOB_RETRY_MAX: envInt({ min: 0, max: 20, default: 5 }),
+  JOB_RETRY_BASE_DELAY_MS: envInt({ min: 0, max: 60_000, default: 2_000 }),
   HOST_SAFETY_ALLOWLIST: envHostAllowlist().optional(),
   HOST_SAFETY_ALLOW_PRIVATE: envBool(true),
 
@@ -202,7 +205,15 @@ export interface WorkerConfig {
     readonly multipartThresholdBytes: number;
   };
   readonly mongo: { readonly uri: string; readonly dbName: string; readonly maxPoolSize: number; readonly tlsCaPem?: string };
-  readonly jobs: { readonly leaseTtlMs: number; readonly reaperIntervalMs: number; readonly maxResultBytes?: number; readonly leaseOwner: string };
+  readonly jobs: {
+    readonly leaseTtlMs: number;
+    readonly reaperIntervalMs: number;
+    readonly maxResultBytes?: number;
+    readonly leaseOwner: string;
+    /** Retries of a delivery whose infrastructure failed before its job was settled, and the first wait. */
+    readonly retryMax: number;
+    readonly retryBaseDelayMs: number;
+  };
   readonly hostSafety: { readonly allowPrivate: boolean; readonly allowlist: readonly string[] };
   readonly internalDatasources: readonly InternalDatasource[];
   /** Internal datasource groups left out (their names only), for one warning at startup. */
@@ -267,6 +278,8 @@ export function loadWorkerConfig(env: Readonly<Record<string, string | undefined
       reaperIntervalMs: e.JOB_LEASE_REAPER_INTERVAL_SEC * 1000,
       ...(e.ENGINE_MAX_RESULT_BYTES > 0 ? { maxResultBytes: e.ENGINE_MAX_RESULT_BYTES } : {}),
       leaseOwner: `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`,
+      retryMax: e.JOB_RETRY_MAX,
+      retryBaseDelayMs: e.JOB_RETRY_BASE_DELAY_MS,
     },
     hostSafety: { allowPrivate: e.HOST_SAFETY_ALLOW_PRIVATE, allowlist: e.HOST_SAFETY_ALLOWLIST ?? [] },
     internalDatasources: datasources,

@@ -5,7 +5,7 @@ import type { ConsumeMessage } from 'amqplib';
 import { Registry } from 'prom-client';
 import { WorkerMetrics } from '../metrics/worker-metrics';
 import { FakeClock } from '../testing/fake-clock';
-import { FailExpiredJobCommand } from './commands/fail-expired-job.command';
+import { FailPendingJobCommand } from './commands/fail-pending-job.command';
 import { RunJobCommand } from './commands/run-job.command';
 import { JobRequestedController } from './job-requested.controller';
 import type { JobOutcome, JobSettings } from './job-settings';
@@ -17,7 +17,9 @@ describe(JobRequestedController.name, () => {
   const setup = (outcome: JobOutcome | Error = { settle: 'ack' }) => {
     const ring = KeyRing.create({ current: { version: '1', key: randomBytes(32) } });
     const clock = new FakeClock('2026-03-01T10:00:00Z');
+    const sleeps: number[] = [];
     const verifier = new MessageVerifier({ ring } as JobSettings, { allowLegacyBodySignature: false }, clock);
+    const retry = { maxRetries: 3, baseDelayMs: 1_000, maxDelayMs: 30_000, sleep: (ms: number) => { sleeps.push(ms); return Promise.resolve(); } };
     const executed: unknown[] = [];
     const commands = {
       execute: (command: unknown) => {
@@ -27,14 +29,15 @@ describe(JobRequestedController.name, () => {
       },
     } as unknown as CommandBus;
     const metrics = new WorkerMetrics(new Registry());
-    const sut = new JobRequestedController(verifier, commands, metrics);
+    const sut = new JobRequestedController(verifier, commands, metrics, retry);
     const message = (mutate: (h: Record<string, unknown>) => Record<string, unknown> = (h) => h, now = clock.now()): ConsumeMessage => {
       const body = Buffer.from(`{"jobId":"${JOB}","mappedFields":{"a":{"t":["f"]}},"metadata":{}}`);
       const headers = mutate(envelopeHeaders({ key: ring.current().internalHmac, tenantId: '', exchange: '', routingKey: 'q', body, jobId: JOB, now }));
       return { content: body, fields: { exchange: '', routingKey: 'q' }, properties: { headers } } as unknown as ConsumeMessage;
     };
     const rejected = async (reason: string) => (await metrics.messagesRejected.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
-    return { sut, message, executed, rejected, clock };
+    const retried = async () => (await metrics.messagesRetried.get()).values.reduce((sum, v) => sum + v.value, 0);
+    return { sut, message, executed, rejected, retried, clock, sleeps };
   };
 
   it('runs a verified message and acks as the command says', async () => {
@@ -50,9 +53,27 @@ describe(JobRequestedController.name, () => {
     expect(await rejected('engine_unavailable')).toBe(1);
   });
 
-  it('dead-letters an unexpected failure as internal', async () => {
+  it('retries a delivery whose infrastructure failed before the job was settled, after a growing delay', async () => {
+    const { sut, message, rejected, retried, sleeps } = setup(new Error('mongo down'));
+    expect(await sut.onJobRequested(message())).toBe('retry');
+    expect(await sut.onJobRequested(message((h) => ({ ...h, 'x-retry-count': 2 })))).toBe('retry');
+    expect(sleeps).toEqual([1_000, 4_000]);
+    expect(await retried()).toBe(2);
+    expect(await rejected('internal')).toBe(0);
+  });
+
+  it('after the last retry, fails the still-pending job and dead-letters the delivery as internal', async () => {
+    const { sut, message, executed, rejected, sleeps } = setup(new Error('mongo down'));
+    expect(await sut.onJobRequested(message((h) => ({ ...h, 'x-retry-count': 3 })))).toBe('dead-letter');
+    expect(sleeps).toEqual([]);
+    expect(executed[1]).toBeInstanceOf(FailPendingJobCommand);
+    expect(executed[1]).toMatchObject({ jobId: JOB, error: 'process failed: infrastructure unavailable after 4 delivery attempts' });
+    expect(await rejected('internal')).toBe(1);
+  });
+
+  it('does not retry a delivery whose retry count is not a count', async () => {
     const { sut, message, rejected } = setup(new Error('mongo down'));
-    expect(await sut.onJobRequested(message())).toBe('dead-letter');
+    expect(await sut.onJobRequested(message((h) => ({ ...h, 'x-retry-count': -5 })))).toBe('dead-letter');
     expect(await rejected('internal')).toBe(1);
   });
 
@@ -67,8 +88,24 @@ describe(JobRequestedController.name, () => {
     const { sut, message, executed, clock, rejected } = setup();
     expect(await sut.onJobRequested(message((h) => h, new Date(clock.now().getTime() - 301_000)))).toBe('dead-letter');
     expect(executed).toHaveLength(1);
-    expect(executed[0]).toBeInstanceOf(FailExpiredJobCommand);
-    expect((executed[0] as FailExpiredJobCommand).jobId).toBe(JOB);
+    expect(executed[0]).toBeInstanceOf(FailPendingJobCommand);
+    expect(executed[0]).toMatchObject({ jobId: JOB, error: 'message expired before processing' });
     expect(await rejected('expired')).toBe(1);
+  });
+
+  it('fails the job of an authentic message signed in the future (clock skew), then dead-letters it', async () => {
+    const { sut, message, executed, clock, rejected } = setup();
+    expect(await sut.onJobRequested(message((h) => h, new Date(clock.now().getTime() + 120_000)))).toBe('dead-letter');
+    expect(executed).toHaveLength(1);
+    expect(executed[0]).toBeInstanceOf(FailPendingJobCommand);
+    expect(executed[0]).toMatchObject({ jobId: JOB, error: 'message timestamp is in the future: the clocks of the Manager and the Worker differ by more than 30 s' });
+    expect(await rejected('future_timestamp')).toBe(1);
+  });
+
+  it('leaves the job alone when a future-dated message is not authentic', async () => {
+    const { sut, message, executed, clock } = setup();
+    const forged = message((h) => ({ ...h, 'x-message-signature': 'ab'.repeat(32) }), new Date(clock.now().getTime() + 120_000));
+    expect(await sut.onJobRequested(forged)).toBe('dead-letter');
+    expect(executed).toEqual([]);
   });
 });

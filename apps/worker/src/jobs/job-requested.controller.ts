@@ -1,4 +1,4 @@
-import { Controller, Logger } from '@nestjs/common';
+import { Controller, Inject, Logger } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { EventPattern, Payload } from '@nestjs/microservices';
 import { jobIdOfBody } from '@fetcher/platform';
@@ -6,12 +6,17 @@ import type { ConsumeMessage } from 'amqplib';
 import { v7 as uuidv7 } from 'uuid';
 import { JOB_REQUESTED } from '../adapters/amqp/job-queue.transport';
 import { WorkerMetrics } from '../metrics/worker-metrics';
-import { FailExpiredJobCommand } from './commands/fail-expired-job.command';
+import { EXPIRED_MESSAGE_ERROR, FUTURE_MESSAGE_ERROR } from './commands/fail-pending-job.handler';
+import { FailPendingJobCommand } from './commands/fail-pending-job.command';
 import { RunJobCommand } from './commands/run-job.command';
 import type { Settlement } from './job-settings';
 import { MessageVerifier } from './message-verifier';
+import { RETRY_POLICY, type RetryPolicy, retriesExhaustedError, retryCountOf, retryDelayMs } from './redelivery';
 
-/** Turns a delivery into a command, and the command's outcome into how the delivery is settled. */
+/**
+ * Turns a delivery into a command, and the command's outcome into how the delivery is settled.
+ * Every genuine message ends its job: run, retried (bounded), or its still-pending job failed.
+ */
 @Controller()
 export class JobRequestedController {
   readonly #log = new Logger(JobRequestedController.name);
@@ -20,6 +25,7 @@ export class JobRequestedController {
     private readonly verifier: MessageVerifier,
     private readonly commands: CommandBus,
     private readonly metrics: WorkerMetrics,
+    @Inject(RETRY_POLICY) private readonly retry: RetryPolicy,
   ) {}
 
   @EventPattern(JOB_REQUESTED)
@@ -31,9 +37,11 @@ export class JobRequestedController {
     if (!verified.ok) {
       // Logged without the body: it is not trusted, and it may hold customer field names.
       this.#log.warn(`message rejected (${verified.reason}), request ${requestId}`);
-      if (verified.reason === 'expired' && verified.authentic) {
-        await this.commands.execute(new FailExpiredJobCommand(jobIdOfBody(msg.content).toLowerCase(), requestId));
-      }
+      // Only an authentic message may end a job: a forger must not be able to fail jobs by id.
+      // A future timestamp means the Manager's clock runs ahead of ours: waiting would hide that
+      // fault and delay every job by the skew, so the job fails with a reason that names it.
+      const error = verified.reason === 'expired' ? EXPIRED_MESSAGE_ERROR : verified.reason === 'future_timestamp' ? FUTURE_MESSAGE_ERROR : undefined;
+      if (error !== undefined && verified.authentic) await this.#failPending(msg, requestId, error);
       return this.#reject(verified.reason);
     }
     try {
@@ -42,10 +50,29 @@ export class JobRequestedController {
       );
       return outcome.settle === 'ack' ? 'ack' : this.#reject(outcome.reason ?? 'internal');
     } catch {
-      // Infrastructure failed before the job could be settled (the database, say): the DLQ keeps the message.
-      this.#log.error(`job message could not be handled, request ${requestId}`);
-      return this.#reject('internal');
+      // Infrastructure failed before the job could be settled (the database, say).
+      return this.#retryOrGiveUp(msg, headers, requestId);
     }
+  }
+
+  /** Retries a while, with a growing wait; then fails the job if it is still pending, and dead-letters. */
+  async #retryOrGiveUp(msg: ConsumeMessage, headers: Record<string, unknown>, requestId: string): Promise<Settlement> {
+    const policy = this.retry;
+    const count = retryCountOf(headers);
+    if (count !== undefined && count < policy.maxRetries) {
+      this.#log.warn(`job message could not be handled, request ${requestId}; retry ${count + 1} of ${policy.maxRetries}`);
+      await policy.sleep(retryDelayMs(count, policy));
+      this.metrics.messagesRetried.inc();
+      return 'retry';
+    }
+    this.#log.error(`job message could not be handled, request ${requestId}; no retry left`);
+    // Usually the store is still down and this write fails too; the Manager's sweep then ends the job.
+    await this.#failPending(msg, requestId, retriesExhaustedError((count ?? policy.maxRetries) + 1));
+    return this.#reject('internal');
+  }
+
+  async #failPending(msg: ConsumeMessage, requestId: string, error: string): Promise<void> {
+    await this.commands.execute(new FailPendingJobCommand(jobIdOfBody(msg.content).toLowerCase(), requestId, error));
   }
 
   #reject(reason: string): Settlement {
@@ -53,4 +80,3 @@ export class JobRequestedController {
     return 'dead-letter';
   }
 }
-

@@ -29,7 +29,8 @@ export interface JobDelivery {
   readonly receivedAt: Date;
 }
 
-export type Settlement = 'ack' | 'dead-letter';
+/** `retry`: republish the same signed message with `x-retry-count` one higher, confirmed, then ack this one. */
+export type Settlement = 'ack' | 'dead-letter' | 'retry';
 
 export interface JobOutcome {
   readonly settle: Settlement;

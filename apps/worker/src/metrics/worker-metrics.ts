@@ -3,6 +3,7 @@ import { Counter, type Registry } from 'prom-client';
 /** The Worker's own counters, registered on the registry `/metrics` serves. */
 export class WorkerMetrics {
   readonly messagesRejected: Counter<'reason'>;
+  readonly messagesRetried: Counter;
   readonly jobs: Counter<'status'>;
   readonly leaseTakeovers: Counter;
   readonly leaseReaped: Counter;
@@ -13,6 +14,11 @@ export class WorkerMetrics {
       name: 'fetcher_worker_messages_rejected_total',
       help: 'Deliveries dead-lettered, by reason (signature checks, retryable failures).',
       labelNames: ['reason'],
+      registers,
+    });
+    this.messagesRetried = new Counter({
+      name: 'fetcher_worker_messages_retried_total',
+      help: 'Deliveries republished with a higher x-retry-count after a transient infrastructure failure.',
       registers,
     });
     this.jobs = new Counter({ name: 'fetcher_worker_jobs_total', help: 'Jobs finished by this worker, by terminal status.', labelNames: ['status'], registers });

@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import type { TenantContext } from '@fetcher/engine';
 import { type Model, type mongo } from 'mongoose';
 import type { Job, JobFilters, JobMetadata, JobProgress, JobStatus, MappedFields } from '../../jobs/job';
-import type { CreateOutcome, DispatchClaim, InsertOutcome, JobRepository } from '../../ports/job-repository.port';
+import type { CreateOutcome, DispatchClaim, InsertOutcome, JobRepository, StaleClaim, StaleJob } from '../../ports/job-repository.port';
 import { ACTIVE_HASH_INDEX, JOB_INDEXES, JOB_MODEL } from './job.schema';
 import { isDuplicateKey, isIndexConflict, isNotFoundOnDrop } from './mongo-errors';
 import { binaryToUuid, idFilter, uuidToBinary } from './uuid-binary';
@@ -134,9 +134,13 @@ export class MongoJobRepository implements JobRepository, OnModuleInit {
     });
   }
 
-  async markDispatchFailed(_tenant: TenantContext, id: string, error: string, at: Date): Promise<boolean> {
+  async markDispatchFailed(_tenant: TenantContext, id: string, error: string, at: Date, failedEvent?: string): Promise<boolean> {
+    // The outbox marker has the Worker's names and shape: its repairer sends the stored event.
+    const marker = failedEvent === undefined
+      ? {}
+      : { 'metadata.terminalEventPending': true, 'metadata.terminalEventStatus': 'failed', 'metadata.terminalEventPayload': failedEvent };
     const result = await this.collection.updateOne({ _id: idFilter(id), status: 'pending' }, {
-      $set: { status: 'failed', dedup_active: false, completed_at: at, 'metadata.error': error, dispatch_lock_until: null },
+      $set: { status: 'failed', dedup_active: false, completed_at: at, 'metadata.error': error, dispatch_lock_until: null, ...marker },
     });
     return result.modifiedCount > 0;
   }
@@ -154,6 +158,21 @@ export class MongoJobRepository implements JobRepository, OnModuleInit {
       { sort: { created_at: 1 }, returnDocument: 'before' },
     );
     return doc ? toJob(doc) : undefined;
+  }
+
+  async claimStale(_tenant: TenantContext, claim: StaleClaim): Promise<StaleJob | undefined> {
+    // `$lt` on a date matches only dates: a job never dispatched (null) is claimUndispatched's.
+    const doc = await this.collection.findOneAndUpdate(
+      {
+        status: 'pending',
+        dispatched_at: { $lt: claim.dispatchedBefore },
+        $or: [{ dispatch_lock_until: null }, { dispatch_lock_until: { $lt: claim.now } }],
+      },
+      { $set: { dispatch_lock_until: claim.lockUntil }, $inc: { redispatch_count: 1 } },
+      { sort: { created_at: 1 }, returnDocument: 'before' },
+    );
+    if (!doc) return undefined;
+    return { job: toJob(doc), redispatches: typeof doc.redispatch_count === 'number' ? doc.redispatch_count : 0 };
   }
 
   private async listIndexes(): Promise<mongo.Document[]> {

@@ -24,6 +24,8 @@ export const JobSchema = new Schema(
     dispatched_at: Date,
     dispatch_attempts: Number,
     dispatch_lock_until: Date,
+    /** How often the dispatch sweep re-dispatched the job after its message was lost. */
+    redispatch_count: Number,
     // Written by the Worker: its lease on the job, and how far it got (tables done, rows so far).
     lease: { type: Schema.Types.Mixed },
     progress: { type: Schema.Types.Mixed },

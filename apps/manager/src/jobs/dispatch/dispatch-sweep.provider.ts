@@ -8,6 +8,7 @@ import { JOB_REPOSITORY, type JobRepository } from '../../ports/job-repository.p
 import { DispatchSweep } from './dispatch-sweep';
 
 export const DISPATCH_SWEEP_REPUBLISHED_TOTAL = 'fetcher_manager_dispatch_sweep_republished_total';
+export const DISPATCH_SWEEP_REDISPATCHED_TOTAL = 'fetcher_manager_dispatch_sweep_redispatched_total';
 
 /** The sweep as a subsystem: started with the application, stopped (in-flight pass finished) on drain. */
 export const dispatchSweepProvider: FactoryProvider<DispatchSweep> = {
@@ -23,8 +24,11 @@ export const dispatchSweepProvider: FactoryProvider<DispatchSweep> = {
         intervalSec: config.dispatch.sweepIntervalSec,
         minAgeSec: config.dispatch.minAgeSec,
         maxAttempts: config.dispatch.maxAttempts,
+        redispatchAfterSec: config.dispatch.redispatchAfterSec,
+        maxRedispatches: config.dispatch.maxRedispatches,
       },
       metrics.counter(DISPATCH_SWEEP_REPUBLISHED_TOTAL, 'Jobs the dispatch sweep republished after their first publish was never confirmed.'),
+      metrics.counter(DISPATCH_SWEEP_REDISPATCHED_TOTAL, 'Jobs the dispatch sweep re-dispatched because they stayed pending after their message could no longer be used.'),
     );
     lifecycle.register(sweep);
     return sweep;

@@ -52,7 +52,7 @@ export class InProcessJobQueueTransport extends Server implements CustomTranspor
     const outcome: unknown = await lastValueFrom(this.transformToObservable(await handler(delivery, new JobQueueContext([delivery]))), {
       defaultValue: 'dead-letter',
     });
-    return outcome === 'ack' ? 'ack' : 'dead-letter';
+    return outcome === 'ack' || outcome === 'retry' ? outcome : 'dead-letter';
   }
 }
 

@@ -47,6 +47,22 @@ describe(InProcessWorkQueue.name, () => {
     expect(readdirSync(join(dir, 'dead-letter'))).toHaveLength(1);
   });
 
+  it('on retry, queues the same bytes and headers again with x-retry-count one higher, and forgets the original', async () => {
+    const queue = await open();
+    const h = heldHandler();
+    queue.consume(h.handler, 1);
+    await queue.publish('', 'work', Buffer.from('{"n":1}'), { t: '1', 'x-message-signature': 'ab', 'x-retry-count': 0 });
+    await h.until(1);
+    h.held[0]?.settle('retry');
+    await h.until(2);
+    expect(h.held[1]?.message).toMatchObject({ exchange: '', routingKey: 'work', headers: { t: '1', 'x-message-signature': 'ab', 'x-retry-count': 1 } });
+    expect(h.held[1]?.message.body.toString()).toBe('{"n":1}');
+    h.held[1]?.settle('ack');
+    await queue.drain();
+    expect(readdirSync(join(dir, 'queue'))).toEqual([]);
+    expect(readdirSync(join(dir, 'dead-letter'))).toEqual([]);
+  });
+
   it('redelivers unsettled messages after a restart, in publish order', async () => {
     const first = await open();
     await first.publish('', 'work', Buffer.from('a'), {});

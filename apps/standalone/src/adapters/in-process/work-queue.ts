@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, open } from 'node:fs/promises';
 import { join } from 'node:path';
+import { nextRetryHeaders } from '../../../../worker/src/jobs/redelivery';
 
 /** A message on the in-process work queue: the exact bytes and headers the Manager signed. */
 export interface QueuedMessage {
@@ -12,7 +13,8 @@ export interface QueuedMessage {
   readonly redelivered: boolean;
 }
 
-export type Settlement = 'ack' | 'dead-letter';
+/** `retry`: store the same message again with `x-retry-count` one higher, then forget this delivery. */
+export type Settlement = 'ack' | 'dead-letter' | 'retry';
 export type QueueHandler = (message: QueuedMessage) => Promise<Settlement>;
 
 interface StoredMessage {
@@ -26,7 +28,8 @@ interface StoredMessage {
  * The work queue of the standalone service. It keeps RabbitMQ's contract where the apps can see it:
  * a publish resolves once the message is stored (the publisher confirm), a delivery carries the
  * signed body and headers unchanged, every delivery is settled once, a message is redelivered after
- * a restart until it is settled, and a dead-lettered message is kept under `dead-letter/`, never
+ * a restart until it is settled, a retried message is stored again (with its retry count raised)
+ * before the original is forgotten, and a dead-lettered message is kept under `dead-letter/`, never
  * requeued. Deliveries run at most `concurrency` at a time, oldest first.
  */
 export class InProcessWorkQueue {
@@ -112,6 +115,12 @@ export class InProcessWorkQueue {
       settlement = await handler(message);
     } catch {
       settlement = 'dead-letter';
+    }
+    if (settlement === 'retry') {
+      settlement = await this.publish(message.exchange, message.routingKey, message.body, nextRetryHeaders(message.headers)).then(
+        () => 'ack' as const,
+        () => 'dead-letter' as const,
+      );
     }
     const path = join(this.dir, `${message.id}.json`);
     if (settlement === 'ack') await rm(path, { force: true });

@@ -1,6 +1,6 @@
 import type { TenantContext } from '@fetcher/engine';
 import type { Job } from '../../../../manager/src/jobs/job';
-import type { CreateOutcome, DispatchClaim, InsertOutcome, JobRepository } from '../../../../manager/src/ports/job-repository.port';
+import type { CreateOutcome, DispatchClaim, InsertOutcome, JobRepository, StaleClaim, StaleJob } from '../../../../manager/src/ports/job-repository.port';
 import { isActive, type JobTable, type StoredJob } from './job-table';
 
 /** The Worker's outbox marker lives in `metadata`, as in MongoDB; the Manager never shows it. */
@@ -74,12 +74,14 @@ export class MemoryJobRepository implements JobRepository {
     await this.table.persist(id);
   }
 
-  async markDispatchFailed(_tenant: TenantContext, id: string, error: string, at: Date): Promise<boolean> {
+  async markDispatchFailed(_tenant: TenantContext, id: string, error: string, at: Date, failedEvent?: string): Promise<boolean> {
     const job = this.table.get(id);
     if (!job || job.status !== 'pending') return false;
     job.status = 'failed';
     job.completedAt = at;
-    job.metadata = { ...job.metadata, error };
+    // The Worker's outbox marker: the embedded Worker's repairer sends the stored event.
+    const marker = failedEvent === undefined ? {} : { terminalEventPending: true, terminalEventStatus: 'failed', terminalEventPayload: failedEvent };
+    job.metadata = { ...job.metadata, error, ...marker };
     job.dispatchLockUntil = null;
     await this.table.persist(id);
     return true;
@@ -99,6 +101,25 @@ export class MemoryJobRepository implements JobRepository {
     if (!chosen) return undefined;
     const before = toJob(chosen);
     chosen.dispatchAttempts += 1;
+    chosen.dispatchLockUntil = claim.lockUntil;
+    await this.table.persist(chosen.id);
+    return before;
+  }
+
+  async claimStale(_tenant: TenantContext, claim: StaleClaim): Promise<StaleJob | undefined> {
+    const chosen = this.table
+      .all()
+      .filter(
+        (j) =>
+          j.status === 'pending' &&
+          j.dispatchedAt !== null &&
+          j.dispatchedAt.getTime() < claim.dispatchedBefore.getTime() &&
+          (j.dispatchLockUntil === null || j.dispatchLockUntil.getTime() < claim.now.getTime()),
+      )
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())[0];
+    if (!chosen) return undefined;
+    const before = { job: toJob(chosen), redispatches: chosen.redispatches ?? 0 };
+    chosen.redispatches = before.redispatches + 1;
     chosen.dispatchLockUntil = claim.lockUntil;
     await this.table.persist(chosen.id);
     return before;

@@ -46,6 +46,21 @@ describe('the standalone job table behind the Manager and Worker ports', () => {
     expect(await repository.insert(tenant, aJob({ id: '0193a1b2-0000-7000-8000-000000000003' }))).toBe('inserted');
   });
 
+  it('re-dispatch claims count across a restart, and a job the sweep fails hands its event to the Worker\'s repairer', async () => {
+    const id = aJob().id;
+    await repository.insert(tenant, aJob({ dispatchedAt: at(0), dispatchAttempts: 1 }));
+    const claim = { dispatchedBefore: at(601), now: at(601), lockUntil: at(661) };
+    expect(await repository.claimStale(tenant, claim)).toMatchObject({ job: { id }, redispatches: 0 });
+    expect(await repository.claimStale(tenant, claim)).toBeUndefined();
+    await table.flush();
+    const reopened = new MemoryJobRepository(await JobTable.open(join(dir, 'jobs')));
+    expect(await reopened.claimStale(tenant, { ...claim, now: at(662), lockUntil: at(722) })).toMatchObject({ redispatches: 1 });
+
+    expect(await repository.markDispatchFailed(tenant, id, 'gone', at(700), '{"status":"failed"}')).toBe(true);
+    expect(await store.pendingEvents(25)).toMatchObject([{ id, status: 'failed', metadata: { terminalEventStatus: 'failed', terminalEventPayload: '{"status":"failed"}' } }]);
+    expect((await repository.findById(tenant, id))?.metadata).toEqual({ source: 'demo', error: 'gone' });
+  });
+
   it('runs a job through lease, progress and terminal write, and shows the Manager the result without the outbox marker', async () => {
     await repository.insert(tenant, aJob());
     const lease = { token: 'lease-1', owner: 'w1', expiresAt: at(60) };

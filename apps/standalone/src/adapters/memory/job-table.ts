@@ -22,6 +22,8 @@ export interface StoredJob {
   dispatchedAt: Date | null;
   dispatchAttempts: number;
   dispatchLockUntil: Date | null;
+  /** Re-dispatches by the dispatch sweep; absent in files written before it counted them. */
+  redispatches?: number;
   lease?: JobLease;
   progress?: JobProgress;
 }

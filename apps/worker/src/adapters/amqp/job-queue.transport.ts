@@ -5,10 +5,13 @@ import type { Channel, ConsumeMessage } from 'amqplib';
 import { extractTraceContext, SpanKind, type Telemetry } from '@fetcher/platform';
 import { lastValueFrom } from 'rxjs';
 import type { Settlement } from '../../jobs/job-settings';
+import { nextRetryHeaders } from '../../jobs/redelivery';
 import { traced } from '@fetcher/platform';
 
 /** The one pattern the work queue carries. */
 export const JOB_REQUESTED = 'fetcher.job.requested';
+
+const RETRY_CONFIRM_TIMEOUT_MS = 5_000;
 
 /** What a handler gets besides the message: the raw delivery, for access to its fields. */
 export class JobQueueContext extends BaseRpcContext<[ConsumeMessage]> {
@@ -31,9 +34,13 @@ export interface JobQueueOptions {
  * A Nest microservice transport over the work queue that hands the raw delivery (body bytes and
  * headers, which the signature covers) to an `@EventPattern` handler and keeps acks manual. The
  * handler returns how to settle; this class settles every delivery exactly once, and never requeues.
+ * `retry` republishes the same body and headers (so the signature still verifies) to the work queue
+ * through the default exchange with `x-retry-count` one higher, and acks the original only once the
+ * broker confirmed the copy; a copy the broker refused dead-letters the original instead.
  */
 export class JobQueueTransport extends Server implements CustomTransportStrategy {
   #channel: ChannelWrapper | undefined;
+  #retries: ChannelWrapper | undefined;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #listeners = new Map<string, unknown[]>();
 
@@ -81,7 +88,9 @@ export class JobQueueTransport extends Server implements CustomTransportStrategy
   async close(): Promise<void> {
     await this.drain();
     await this.#channel?.close();
+    await this.#retries?.close();
     this.#channel = undefined;
+    this.#retries = undefined;
   }
 
   on<EventKey extends string = string, EventCallback = unknown>(event: EventKey, callback: EventCallback): void {
@@ -108,8 +117,9 @@ export class JobQueueTransport extends Server implements CustomTransportStrategy
       ...(telemetry ? { parent: extractTraceContext(msg.properties.headers) } : {}),
       attributes: { 'messaging.system': 'rabbitmq', 'messaging.destination.name': this.options.queue, 'messaging.operation.type': 'process' },
     }, () => this.#handle(msg));
+    const final = settle === 'retry' ? await this.#republish(msg) : settle;
     try {
-      if (settle === 'ack') ch.ack(msg);
+      if (final === 'ack') ch.ack(msg);
       else ch.nack(msg, false, false); // requeue = false: no loops; the queue dead-letters it
     } catch {
       // The channel closed under us: the broker redelivers the message on the next channel.
@@ -123,9 +133,28 @@ export class JobQueueTransport extends Server implements CustomTransportStrategy
       const outcome: unknown = await lastValueFrom(this.transformToObservable(await handler(msg, new JobQueueContext([msg]))), {
         defaultValue: 'dead-letter',
       });
-      return outcome === 'ack' ? 'ack' : 'dead-letter';
+      return outcome === 'ack' || outcome === 'retry' ? outcome : 'dead-letter';
     } catch {
       return 'dead-letter'; // an unexpected throw: the process keeps running, the message goes to the DLQ
+    }
+  }
+
+  /** The confirmed copy for a retry: `ack` settles the original, `dead-letter` when the copy was not confirmed. */
+  async #republish(msg: ConsumeMessage): Promise<Settlement> {
+    try {
+      this.#retries ??= this.connection().createChannel({ confirm: true, json: false });
+      // amqplib types the properties as `any`: only the ones the Manager sets are carried over, checked.
+      const properties = msg.properties as { contentType?: unknown; headers?: Record<string, unknown> };
+      await this.#retries.publish('', this.options.queue, msg.content, {
+        persistent: true,
+        mandatory: true,
+        ...(typeof properties.contentType === 'string' ? { contentType: properties.contentType } : {}),
+        headers: nextRetryHeaders(properties.headers ?? {}),
+        timeout: RETRY_CONFIRM_TIMEOUT_MS,
+      });
+      return 'ack';
+    } catch {
+      return 'dead-letter';
     }
   }
 }

@@ -18,6 +18,7 @@ import { JobOutbox } from '../job-outbox';
 import { JobRequestedController } from '../job-requested.controller';
 import type { JobSettings } from '../job-settings';
 import { MessageVerifier } from '../message-verifier';
+import type { RetryPolicy } from '../redelivery';
 import { RunJobCommand } from './run-job.command';
 import { RunJobHandler } from './run-job.handler';
 
@@ -70,10 +71,13 @@ describe(RunJobHandler.name, () => {
     return { sut, jobs, results, publisher, template, factory, resolver, ring, clock, metrics, sleeps, sleeper, settings };
   };
 
+  /** These deliveries never fail on infrastructure, so no retry is ever due. */
+  const NO_RETRY: RetryPolicy = { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0, sleep: () => Promise.resolve() };
+
   /** The handler behind the real controller: a signed delivery of `body` is settled, counted and logged as in production. */
   const deliver = async (world: ReturnType<typeof setup>, body: Buffer) => {
     const commands = { execute: (command: RunJobCommand) => world.sut.execute(command) } as unknown as CommandBus;
-    const controller = new JobRequestedController(new MessageVerifier(world.settings, { allowLegacyBodySignature: false }, world.clock), commands, world.metrics);
+    const controller = new JobRequestedController(new MessageVerifier(world.settings, { allowLegacyBodySignature: false }, world.clock), commands, world.metrics, NO_RETRY);
     const headers = envelopeHeaders({ key: world.ring.current().internalHmac, tenantId: '', exchange: '', routingKey: 'q', body, jobId: jobIdOfBody(body), now: world.clock.now() });
     const settlement = await controller.onJobRequested({ content: body, fields: { exchange: '', routingKey: 'q' }, properties: { headers } } as unknown as ConsumeMessage);
     const rejected = Object.fromEntries((await world.metrics.messagesRejected.get()).values.map((v) => [v.labels.reason, v.value]));

@@ -91,13 +91,18 @@ describe('worker: crashes and storage outages', () => {
 
   it('object storage down during the upload: the job fails, no object appears, the spool file is removed', async () => {
     const worker = await startWorker();
-    await world.stopS3();
     try {
       const jobId = randomUUID();
-      const mapped = { pg: { [`${schema}.small`]: ['id'] } };
+      const mapped = { pg: { [`${schema}.big`]: ['*'] } };
       await seedJob(world.db, jobId, mapped);
       const body = jobBody(jobId, mapped);
       publishJob(world, body, signedHeaders(body, jobId, world.workQueue));
+      // Storage goes away once the job runs: a Worker that sees it down before stops taking work instead.
+      await until(() => {
+        const files = readdirSync(world.spoolDir).filter((f) => f.startsWith(jobId));
+        return files.some((f) => statSync(join(world.spoolDir, f)).size > 1024 * 1024) || undefined;
+      }, 60_000, 'the job to be spooling');
+      await world.stopS3();
       const job = await until(async () => {
         const doc = await jobDoc(world, jobId);
         return doc?.status === 'failed' ? doc : undefined;

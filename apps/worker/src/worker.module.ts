@@ -10,6 +10,7 @@ import {
   mongoProbe,
   PlatformModule,
   PROBES,
+  type ReadinessProbe,
   type Telemetry,
 } from '@fetcher/platform';
 import { LoggerModule } from 'nestjs-pino';
@@ -133,20 +134,21 @@ export class WorkerModule {
           useFactory: () => createConnectorRegistry({ hostSafety: { allowPrivate: config.hostSafety.allowPrivate, allowlist: [...config.hostSafety.allowlist] } }),
         },
 
-        // The consumer.
+        // The consumer: it takes work only while what a job needs (the readiness checks) is up.
         {
           provide: JobQueueTransport,
-          useFactory: (amqp: AmqpConnections) =>
+          useFactory: (amqp: AmqpConnections, probes: readonly ReadinessProbe[]) =>
             new JobQueueTransport(() => amqp.consumer, {
               queue: config.amqp.workQueue,
               concurrency: config.amqp.concurrency,
               telemetry,
+              dependencies: probes,
               setupTopology: (ch) =>
                 config.amqp.declareTopology
                   ? assertFetcherTopology(ch, { workQueue: config.amqp.workQueue, eventsExchange: config.amqp.eventsExchange })
                   : checkWorkQueue(ch, config.amqp.workQueue),
             }),
-          inject: [AmqpConnections],
+          inject: [AmqpConnections, PROBES],
         },
 
         // Readiness.

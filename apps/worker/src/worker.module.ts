@@ -35,6 +35,7 @@ import { JOB_SETTINGS, type JobSettings } from './jobs/job-settings';
 import { MESSAGE_VERIFIER_OPTIONS, MessageVerifier } from './jobs/message-verifier';
 import { DEFAULT_MAX_PARTS_IN_FLIGHT, DEFAULT_PART_BYTES } from './jobs/result/result-uploader';
 import { realSleep } from './jobs/result/retry';
+import { processSpoolDir } from './jobs/result/spool-dir';
 import { WorkerMetrics } from './metrics/worker-metrics';
 import { CLOCK, systemClock } from './ports/clock.port';
 import { CONNECTION_RESOLVER } from './ports/connection-resolver.port';
@@ -67,7 +68,7 @@ export class WorkerModule {
     const settings: JobSettings = {
       leaseTtlMs: config.jobs.leaseTtlMs,
       leaseOwner: config.jobs.leaseOwner,
-      spoolDir: config.storage.spoolDir,
+      spoolDir: processSpoolDir(config.storage.spoolDir), // prepareSpoolDir created it at startup
       objectKeyPrefix: config.storage.keyPrefix,
       workQueue: config.amqp.workQueue,
       eventsExchange: config.amqp.eventsExchange,

@@ -131,6 +131,14 @@ describe(DependencyGate.name, () => {
     await sut.stop();
   });
 
+  it('stops without waiting for a check that does not answer', async () => {
+    const { sut, mongodb, consumer } = setup();
+    mongodb.check = () => new Promise(() => undefined); // ignores its signal, never settles
+    sut.start();
+    await sut.stop();
+    expect(consumer.calls).toEqual([]);
+  });
+
   it('stops looking once stopped', async () => {
     const { sut, clock } = setup();
     const looked = clock.looked();

@@ -69,8 +69,9 @@ export class DependencyGate {
   }
 
   async #look(): Promise<void> {
-    const checks = await runProbes(this.probes, undefined, this.#stop.signal);
-    if (this.#stop.signal.aborted) return;
+    // A check may ignore its signal for up to its timeout; stop() must not wait for that.
+    const checks = await Promise.race([runProbes(this.probes, undefined, this.#stop.signal), whenAborted(this.#stop.signal)]);
+    if (!checks || this.#stop.signal.aborted) return;
     const down = Object.entries(checks).filter(([, check]) => !isPassing(check)).map(([name]) => name);
     try {
       if (down.length === 0 && !this.#open) {
@@ -99,5 +100,12 @@ function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
     };
     const timer = setTimeout(done, ms);
     signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function whenAborted(signal: AbortSignal): Promise<undefined> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(undefined);
+    else signal.addEventListener('abort', () => resolve(undefined), { once: true });
   });
 }

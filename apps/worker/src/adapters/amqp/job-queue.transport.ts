@@ -7,7 +7,7 @@ import { extractTraceContext, type ReadinessProbe, SpanKind, type Telemetry } fr
 import { lastValueFrom } from 'rxjs';
 import type { Settlement } from '../../jobs/job-settings';
 import { traced } from '@fetcher/platform';
-import { DEFAULT_GATE_INTERVALS, DependencyGate, type DependencyGateOptions } from './dependency-gate';
+import { DEFAULT_GATE_INTERVALS, DependencyGate } from './dependency-gate';
 
 /** The one pattern the work queue carries. */
 export const JOB_REQUESTED = 'fetcher.job.requested';
@@ -32,7 +32,6 @@ export interface JobQueueOptions {
    * resumes after. Absent, consuming starts at once and never pauses.
    */
   readonly dependencies?: readonly ReadinessProbe[];
-  readonly gate?: Omit<DependencyGateOptions, 'wait'>;
 }
 
 /**
@@ -75,10 +74,8 @@ export class JobQueueTransport extends Server implements CustomTransportStrategy
     await channel.addSetup((ch: Channel) => this.options.setupTopology(ch));
     const dependencies = this.options.dependencies;
     if (!dependencies) return this.#consume();
-    this.#gate = new DependencyGate(dependencies, { resume: () => this.#consume(), pause: () => this.#pause() }, new Logger('JobQueueTransport'), {
-      ...DEFAULT_GATE_INTERVALS,
-      ...this.options.gate,
-    });
+    const consumer = { resume: () => this.#consume(), pause: () => this.#pause() };
+    this.#gate = new DependencyGate(dependencies, consumer, new Logger(JobQueueTransport.name), DEFAULT_GATE_INTERVALS);
     this.#gate.start();
   }
 

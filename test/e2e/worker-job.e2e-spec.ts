@@ -1,12 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
-import { readdirSync } from 'node:fs';
 import { Client } from 'pg';
 import { type AppProcess, freePort, runApp, startApp } from './support/app-process';
 import { openResult } from './support/result-envelope';
 import { POSTGRES, postgresConnection, startTarget, type Target, TARGETS } from './support/targets';
 import {
-  jobBody, jobDoc, listObjects, publishJob, readResult, seedConnection, seedJob, signedHeaders, startWorkerWorld, subKey, until, type WorkerWorld,
+  jobBody, jobDoc, listObjects, publishJob, readResult, seedConnection, seedJob, signedHeaders, spoolFiles, startWorkerWorld, subKey, until, type WorkerWorld,
 } from './support/worker-harness';
 
 /**
@@ -135,7 +134,7 @@ describe('worker, production only: raw messages on RabbitMQ', () => {
     const h = event.properties.headers ?? {};
     const signed = Buffer.concat([Buffer.from(`${String(h.t)}\nv1\n\n${jobId}\n${world.eventsExchange}\njob.completed\n`), event.content]);
     expect(h['x-message-signature']).toBe(createHmac('sha256', subKey('fetcher-external-hmac-v1')).update(signed).digest('hex'));
-    expect(readdirSync(world.spoolDir)).toEqual([]);
+    expect(spoolFiles(world)).toEqual([]);
   });
 
   it('runs a message delivered three times once: one extraction, one event', async () => {

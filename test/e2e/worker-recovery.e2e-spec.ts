@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import { Client } from 'pg';
 import { type AppProcess, freePort, startApp } from './support/app-process';
 import {
-  jobBody, jobDoc, listObjects, publishJob, readResult, seedConnection, seedJob, signedHeaders, startWorkerWorld, until, type WorkerWorld,
+  jobBody, jobDoc, listObjects, publishJob, readResult, seedConnection, seedJob, signedHeaders, spoolFiles, startWorkerWorld, until, type WorkerWorld,
 } from './support/worker-harness';
 
 const BIG_ROWS = 600_000;
@@ -54,8 +52,7 @@ describe('worker: crashes and storage outages', () => {
 
     // Mid-way: the result is spooling and past its first 8 MiB part.
     await until(() => {
-      const files = readdirSync(world.spoolDir).filter((f) => f.startsWith(jobId));
-      return files.some((f) => statSync(join(world.spoolDir, f)).size > 9 * 1024 * 1024) || undefined;
+      return spoolFiles(world).some((f) => f.name.startsWith(jobId) && f.size > 9 * 1024 * 1024) || undefined;
     }, 60_000, 'the first worker to be mid-way');
     first.child.kill('SIGKILL');
     await first.stop();
@@ -91,19 +88,23 @@ describe('worker: crashes and storage outages', () => {
 
   it('object storage down during the upload: the job fails, no object appears, the spool file is removed', async () => {
     const worker = await startWorker();
-    await world.stopS3();
     try {
       const jobId = randomUUID();
-      const mapped = { pg: { [`${schema}.small`]: ['id'] } };
+      const mapped = { pg: { [`${schema}.big`]: ['*'] } };
       await seedJob(world.db, jobId, mapped);
       const body = jobBody(jobId, mapped);
       publishJob(world, body, signedHeaders(body, jobId, world.workQueue));
+      // Storage goes away once the job runs: a Worker that sees it down before stops taking work instead.
+      await until(() => {
+        return spoolFiles(world).some((f) => f.name.startsWith(jobId) && f.size > 1024 * 1024) || undefined;
+      }, 60_000, 'the job to be spooling');
+      await world.stopS3();
       const job = await until(async () => {
         const doc = await jobDoc(world, jobId);
         return doc?.status === 'failed' ? doc : undefined;
       }, 60_000, 'the job to fail');
       expect((job.metadata as Record<string, unknown>).error).toBe('engine extraction: engine: [unavailable] failed to persist extraction result');
-      expect(readdirSync(world.spoolDir).filter((f) => f.startsWith(jobId))).toEqual([]);
+      expect(spoolFiles(world).filter((f) => f.name.startsWith(jobId))).toEqual([]);
       const event = await until(() => world.events.find((e) => e.properties.headers?.['ce-subject']?.toString() === jobId));
       expect(event.fields.routingKey).toBe('job.failed');
       // Engine errors are retryable: the message goes to the dead-letter queue.

@@ -42,7 +42,7 @@ export async function openBackends(dataDir: string): Promise<Backends> {
   const connections = await MemoryConnectionRepository.open(join(dataDir, DATA_LAYOUT.connections));
   const queue = await InProcessWorkQueue.open(join(dataDir, DATA_LAYOUT.queue), join(dataDir, DATA_LAYOUT.deadLetter));
   const results = new FileSystemResultStore(join(dataDir, DATA_LAYOUT.objects), join(dataDir, DATA_LAYOUT.uploads));
-  await results.removeAbandonedUploads();
+  await results.removeAbandonedWrites();
   const events = new FileEventLog(join(dataDir, DATA_LAYOUT.events));
   return {
     dataDir,

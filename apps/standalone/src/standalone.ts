@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -12,6 +11,7 @@ import type { StandaloneConfig } from './config/standalone.config';
 import { registerDemoConnection } from './demo/demo-connection';
 import { DemoDatabase, type DemoDatabaseAddress } from './demo/demo-database';
 import { loadOrCreateMasterKey } from './keys/master-key';
+import { prepareDataDir } from './persistence/data-dir';
 import { managerInfrastructure } from './standalone.infrastructure';
 import { startEmbeddedWorker } from './worker-host';
 
@@ -36,7 +36,10 @@ export interface StandaloneOptions {
  * their own modules, handlers and configuration loaders, exactly as in production.
  */
 export async function startStandalone(config: StandaloneConfig, options: StandaloneOptions = {}): Promise<StandaloneService> {
-  await mkdir(config.dataDir, { recursive: true, mode: 0o700 });
+  const dataDir = await prepareDataDir(config.dataDir);
+  if (dataDir.narrowedFrom !== undefined && options.logger !== false) {
+    new Logger('standalone').warn(`FETCHER_DATA_DIR was readable by others (mode ${dataDir.narrowedFrom.toString(8)}); made it private (700)`);
+  }
   const key = await loadOrCreateMasterKey(config.dataDir, config.masterKeyText);
   const envs = appEnvironments(config, key.base64);
   const managerConfig = loadManagerConfig(envs.manager);

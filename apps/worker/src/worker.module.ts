@@ -10,6 +10,7 @@ import {
   mongoProbe,
   PlatformModule,
   PROBES,
+  type ReadinessProbe,
   type Telemetry,
 } from '@fetcher/platform';
 import { LoggerModule } from 'nestjs-pino';
@@ -35,6 +36,7 @@ import { RETRY_POLICY, type RetryPolicy } from './jobs/redelivery';
 import { MESSAGE_VERIFIER_OPTIONS, MessageVerifier } from './jobs/message-verifier';
 import { DEFAULT_MAX_PARTS_IN_FLIGHT, DEFAULT_PART_BYTES } from './jobs/result/result-uploader';
 import { realSleep } from './jobs/result/retry';
+import { processSpoolDir } from './jobs/result/spool-dir';
 import { WorkerMetrics } from './metrics/worker-metrics';
 import { CLOCK, systemClock } from './ports/clock.port';
 import { CONNECTION_RESOLVER } from './ports/connection-resolver.port';
@@ -69,7 +71,7 @@ export class WorkerModule {
     const settings: JobSettings = {
       leaseTtlMs: config.jobs.leaseTtlMs,
       leaseOwner: config.jobs.leaseOwner,
-      spoolDir: config.storage.spoolDir,
+      spoolDir: processSpoolDir(config.storage.spoolDir), // prepareSpoolDir created it at startup
       objectKeyPrefix: config.storage.keyPrefix,
       workQueue: config.amqp.workQueue,
       eventsExchange: config.amqp.eventsExchange,
@@ -140,20 +142,21 @@ export class WorkerModule {
           useFactory: () => createConnectorRegistry({ hostSafety: { allowPrivate: config.hostSafety.allowPrivate, allowlist: [...config.hostSafety.allowlist] } }),
         },
 
-        // The consumer.
+        // The consumer: it takes work only while what a job needs (the readiness checks) is up.
         {
           provide: JobQueueTransport,
-          useFactory: (amqp: AmqpConnections) =>
+          useFactory: (amqp: AmqpConnections, probes: readonly ReadinessProbe[]) =>
             new JobQueueTransport(() => amqp.consumer, {
               queue: config.amqp.workQueue,
               concurrency: config.amqp.concurrency,
               telemetry,
+              dependencies: probes,
               setupTopology: (ch) =>
                 config.amqp.declareTopology
                   ? assertFetcherTopology(ch, { workQueue: config.amqp.workQueue, eventsExchange: config.amqp.eventsExchange })
                   : checkWorkQueue(ch, config.amqp.workQueue),
             }),
-          inject: [AmqpConnections],
+          inject: [AmqpConnections, PROBES],
         },
 
         // Readiness.

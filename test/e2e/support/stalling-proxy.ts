@@ -18,7 +18,8 @@ export class StallingProxy {
     return address.port;
   }
 
-  async start(): Promise<void> {
+  /** Listens on `port` (0, the default, picks a free one); after `close()` it may start again. */
+  async start(port = 0): Promise<void> {
     const server = createServer((client) => {
       const upstream = connect(this.targetPort, this.targetHost);
       const pair: [Socket, Socket] = [client, upstream];
@@ -37,7 +38,7 @@ export class StallingProxy {
     this.#server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
+      server.listen(port, '127.0.0.1', () => resolve());
     });
   }
 

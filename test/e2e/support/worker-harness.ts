@@ -5,7 +5,7 @@
  * (independently of the platform code), and readers for the dead-letter queue and the events.
  */
 import { createCipheriv, createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
@@ -251,4 +251,14 @@ export async function until<T>(probe: () => Promise<T | undefined> | T | undefin
 
 export async function jobDoc(world: WorkerWorld, jobId: string): Promise<Record<string, unknown> | undefined> {
   return (await world.db.collection('job').findOne({ _id: uuidBinary(jobId) } as never)) ?? undefined;
+}
+
+/** The spool files the Worker holds (each process spools into its own subdirectory), with their sizes. */
+export function spoolFiles(world: WorkerWorld): { name: string; size: number }[] {
+  return readdirSync(world.spoolDir, { recursive: true, encoding: 'utf8' })
+    .map((path) => ({ path: join(world.spoolDir, path), name: path.split('/').pop() ?? path }))
+    .flatMap(({ path, name }) => {
+      const info = statSync(path, { throwIfNoEntry: false });
+      return info?.isFile() ? [{ name, size: info.size }] : [];
+    });
 }

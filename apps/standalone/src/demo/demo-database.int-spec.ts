@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isEncodedRows, type Connector, type CursorItem, type RowCursor } from '@fetcher/engine';
@@ -63,6 +63,19 @@ describe('the demo database through the real PostgreSQL connector', () => {
     const { port } = await demo.start({ dataDir: join(dir, 'demo-db') });
     connector = factoryFor(port);
     await expect(connector.testConnection(signal)).resolves.toBeUndefined();
+  });
+
+  it('keeps its files for its owner only: directories 0700, files 0600', () => {
+    const root = join(dir, 'demo-db');
+    const modes = new Map<string, number>();
+    for (const path of ['', ...readdirSync(root, { recursive: true, encoding: 'utf8' })]) {
+      const info = statSync(join(root, path));
+      const mode = info.mode & 0o777;
+      if (mode !== (info.isDirectory() ? 0o700 : 0o600)) modes.set(path, mode);
+    }
+    expect(readdirSync(root, { recursive: true }).length).toBeGreaterThan(100);
+    expect(Object.fromEntries([...modes].slice(0, 5).map(([path, mode]) => [path, mode.toString(8)]))).toEqual({});
+    expect(modes.size).toBe(0);
   });
 
   it('answers a connection test', async () => {

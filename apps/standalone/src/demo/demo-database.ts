@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { restrictTree } from '../persistence/private-tree';
 import { DEMO_SEED_SQL } from './demo-seed';
 
 /** Where the demo database answers: the PostgreSQL wire protocol on a loopback port. */
@@ -65,6 +66,7 @@ start().catch((error) => parentPort.postMessage({ kind: 'failed', message: error
 export class DemoDatabase {
   #worker?: Worker;
   #address?: DemoDatabaseAddress;
+  #dataDir?: string;
 
   get address(): DemoDatabaseAddress {
     if (!this.#address) throw new Error('the demo database is not started');
@@ -81,6 +83,7 @@ export class DemoDatabase {
         const ended = new Promise<void>((resolve) => init.once('exit', () => resolve()));
         await this.#answer(init, 'initialized');
         await ended;
+        await restrictTree(building);
         await rename(building, options.dataDir);
       } finally {
         await rm(building, { recursive: true, force: true });
@@ -93,6 +96,10 @@ export class DemoDatabase {
       await worker.terminate();
       throw error;
     });
+    // PGlite makes its files 0666 and its directories 0755 (a chmod of its own, whatever the umask):
+    // narrowed once it has opened them, and again when it stops, after writing what it wrote meanwhile.
+    this.#dataDir = options.dataDir;
+    await restrictTree(options.dataDir);
     const port = answer.kind === 'listening' ? answer.port : 0;
     this.#address = Object.freeze({ host, port, database: 'postgres', user: 'postgres' });
     return this.#address;
@@ -133,5 +140,6 @@ export class DemoDatabase {
     const timer = setTimeout(() => void worker.terminate(), STOP_GRACE_MS);
     await exited;
     clearTimeout(timer);
+    if (this.#dataDir) await restrictTree(this.#dataDir).catch(() => undefined);
   }
 }

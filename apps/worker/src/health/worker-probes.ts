@@ -32,7 +32,7 @@ export function rabbitProbe(amqp: AmqpConnections, breaker: CircuitBreaker, tls:
     name: 'rabbitmq',
     timeoutMs: 2_000,
     async check(signal: AbortSignal): Promise<ProbeResult> {
-      await amqp.waitConnected(1_500).catch(() => undefined);
+      await amqp.waitConnected(1_500, signal).catch(() => undefined);
       return state.check(signal);
     },
   };

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileSystemResultStore } from './result-store.fs';
@@ -9,7 +9,7 @@ describe(FileSystemResultStore.name, () => {
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'fetcher-objects-'));
     sut = new FileSystemResultStore(join(dir, 'objects'), join(dir, 'uploads'));
-    await sut.removeAbandonedUploads();
+    await sut.removeAbandonedWrites();
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -35,6 +35,18 @@ describe(FileSystemResultStore.name, () => {
     await sut.abortMultipart('external-data/c.json', id);
     expect(readdirSync(join(dir, 'uploads'))).toEqual([]);
     expect(existsSync(join(dir, 'objects', 'external-data', 'c.json'))).toBe(false);
+  });
+
+  it('removes, at start, the temporary files and parts a killed process left, and keeps the objects', async () => {
+    await sut.putObject('acme/external-data/kept.json', Buffer.from('QUJD'));
+    const objects = join(dir, 'objects', 'acme', 'external-data');
+    writeFileSync(join(objects, 'lost.json.tmp-0a1b2c3d'), 'half');
+    writeFileSync(join(dir, 'objects', 'top.json.tmp-deadbeef'), 'half');
+    mkdirSync(join(dir, 'uploads', '3f1c2b4e-0000-4000-8000-000000000000'));
+    await sut.removeAbandonedWrites();
+    expect(readdirSync(objects)).toEqual(['kept.json']);
+    expect(readdirSync(join(dir, 'objects'))).toEqual(['acme']);
+    expect(readdirSync(join(dir, 'uploads'))).toEqual([]);
   });
 
   it('refuses a key that leaves the storage directory', async () => {

@@ -5,6 +5,10 @@ import { dirname, isAbsolute, join, normalize, relative } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { ResultStore } from '../../../../worker/src/ports/result-store.port';
 
+/** An object being written: its final name plus this suffix, renamed into place once complete. */
+const TEMPORARY = /\.tmp-[0-9a-f]{8}$/;
+const temporaryPath = (path: string): string => `${path}.tmp-${randomBytes(4).toString('hex')}`;
+
 /**
  * Object storage on the local filesystem, for the Worker's results: an object is the file
  * `<root>/<key>`, holding exactly the bytes S3 would hold (the base64 text of the encrypted result).
@@ -20,7 +24,7 @@ export class FileSystemResultStore implements ResultStore {
 
   async putObject(key: string, body: Buffer): Promise<void> {
     const path = await this.#objectPath(key);
-    const temporary = `${path}.tmp-${randomBytes(4).toString('hex')}`;
+    const temporary = temporaryPath(path);
     const handle = await open(temporary, 'wx', 0o600);
     try {
       await handle.writeFile(body);
@@ -51,7 +55,7 @@ export class FileSystemResultStore implements ResultStore {
 
   async completeMultipart(key: string, uploadId: string, parts: readonly { partNumber: number; etag: string }[]): Promise<void> {
     const path = await this.#objectPath(key);
-    const temporary = `${path}.tmp-${randomBytes(4).toString('hex')}`;
+    const temporary = temporaryPath(path);
     const ordered = [...parts].sort((a, b) => a.partNumber - b.partNumber);
     const out = createWriteStream(temporary, { flags: 'wx', mode: 0o600 });
     try {
@@ -72,10 +76,17 @@ export class FileSystemResultStore implements ResultStore {
     await rm(join(this.uploads, uploadId), { recursive: true, force: true });
   }
 
-  /** Drops uploads a crash left unfinished; they were never visible. */
-  async removeAbandonedUploads(): Promise<void> {
+  /**
+   * At start, before anything writes: drops what a killed process left unfinished, which was never
+   * visible under a key: multipart uploads, and the temporary files of puts and completions.
+   */
+  async removeAbandonedWrites(): Promise<void> {
     await mkdir(this.uploads, { recursive: true, mode: 0o700 });
     for (const name of await readdir(this.uploads)) await rm(join(this.uploads, name), { recursive: true, force: true });
+    await mkdir(this.root, { recursive: true, mode: 0o700 });
+    for (const entry of await readdir(this.root, { recursive: true, withFileTypes: true })) {
+      if (entry.isFile() && TEMPORARY.test(entry.name)) await rm(join(entry.parentPath, entry.name), { force: true });
+    }
   }
 
   #partPath(uploadId: string, partNumber: number, etag: string): string {

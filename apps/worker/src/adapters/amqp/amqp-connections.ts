@@ -29,9 +29,13 @@ export class AmqpConnections implements OnApplicationShutdown {
     return (this.#consumer?.isConnected() ?? false) && (this.#publisher?.isConnected() ?? false);
   }
 
-  /** Resolves once both connections are open; rejects after `ms`. */
-  async waitConnected(ms: number): Promise<void> {
-    await Promise.all([this.consumer.connect({ timeout: ms }), this.publisher.connect({ timeout: ms })]);
+  /**
+   * Resolves once both connections are open (at once when they are); rejects after `ms` or when
+   * `signal` aborts. The manager's own `connect({ timeout })` is not used: it waits for the next
+   * 'connect' event even when already connected, and leaves its listener behind on a timeout.
+   */
+  async waitConnected(ms: number, signal?: AbortSignal): Promise<void> {
+    await allConnectedWithin([this.consumer, this.publisher], ms, signal);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -58,4 +62,31 @@ export class AmqpConnections implements OnApplicationShutdown {
     manager.on('disconnect', failed);
     return manager;
   }
+}
+
+/** One timer and one abort listener for all of them, so every listener is gone when this settles. */
+function allConnectedWithin(managers: readonly AmqpConnectionManager[], ms: number, signal: AbortSignal | undefined): Promise<void> {
+  const connected = () => managers.every((manager) => manager.isConnected());
+  if (connected()) return Promise.resolve();
+  if (signal?.aborted) return Promise.reject(abortReason(signal));
+  return new Promise((resolve, reject) => {
+    const settle = (error?: Error): void => {
+      clearTimeout(timer);
+      for (const manager of managers) manager.off('connect', onConnect);
+      signal?.removeEventListener('abort', onAbort);
+      if (error) reject(error);
+      else resolve();
+    };
+    const onConnect = (): void => {
+      if (connected()) settle();
+    };
+    const onAbort = (): void => settle(abortReason(signal!));
+    const timer = setTimeout(() => settle(new Error(`RabbitMQ not connected within ${ms} ms`)), ms);
+    for (const manager of managers) manager.on('connect', onConnect);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function abortReason(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('aborted');
 }

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { BaseRpcContext, type CustomTransportStrategy, Server } from '@nestjs/microservices';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConsumeMessage } from 'amqplib';
-import { extractTraceContext, SpanKind, type Telemetry } from '@fetcher/platform';
+import { Logger } from '@nestjs/common';
+import { extractTraceContext, type ReadinessProbe, SpanKind, type Telemetry } from '@fetcher/platform';
 import { lastValueFrom } from 'rxjs';
 import type { Settlement } from '../../jobs/job-settings';
 import { nextRetryHeaders } from '../../jobs/redelivery';
 import { traced } from '@fetcher/platform';
+import { DEFAULT_GATE_INTERVALS, DependencyGate } from './dependency-gate';
 
 /** The one pattern the work queue carries. */
 export const JOB_REQUESTED = 'fetcher.job.requested';
@@ -28,6 +30,11 @@ export interface JobQueueOptions {
   readonly setupTopology: (channel: Channel) => Promise<void>;
   /** When set, each delivery is handled in a consumer span continuing the publisher's trace. */
   readonly telemetry?: Telemetry | null;
+  /**
+   * The checks of what a job needs: consuming starts once they all pass, pauses while one fails and
+   * resumes after. Absent, consuming starts at once and never pauses.
+   */
+  readonly dependencies?: readonly ReadinessProbe[];
 }
 
 /**
@@ -41,6 +48,8 @@ export interface JobQueueOptions {
 export class JobQueueTransport extends Server implements CustomTransportStrategy {
   #channel: ChannelWrapper | undefined;
   #retries: ChannelWrapper | undefined;
+  #gate: DependencyGate | undefined;
+  #draining = false;
   readonly #inFlight = new Set<Promise<void>>();
   readonly #listeners = new Map<string, unknown[]>();
 
@@ -64,16 +73,31 @@ export class JobQueueTransport extends Server implements CustomTransportStrategy
   }
 
   async #start(): Promise<void> {
-    const { queue, concurrency } = this.options;
     const channel = this.connection().createChannel({ confirm: false });
     this.#channel = channel;
     await channel.waitForConnect();
     // Declared once, before consuming: a refusal (406, an object that exists with other arguments)
     // rejects here and stops startup, instead of being retried on every reconnect.
     await channel.addSetup((ch: Channel) => this.options.setupTopology(ch));
+    const dependencies = this.options.dependencies;
+    if (!dependencies) return this.#consume();
+    const consumer = { resume: () => this.#consume(), pause: () => this.#pause() };
+    this.#gate = new DependencyGate(dependencies, consumer, new Logger(JobQueueTransport.name), DEFAULT_GATE_INTERVALS);
+    this.#gate.start();
+  }
+
+  async #consume(): Promise<void> {
+    const channel = this.#channel;
+    if (!channel || this.#draining) return;
+    const { queue, concurrency } = this.options;
     const tag = `${queue}-${randomUUID()}`;
     // The wrapper re-consumes after a reconnect; prefetch = concurrency, so we never hold more than we run.
     await channel.consume(queue, (msg) => this.#track(this.#dispatch(channel, msg)), { noAck: false, consumerTag: tag, prefetch: concurrency });
+  }
+
+  /** Stops taking deliveries; the jobs in flight go on. */
+  async #pause(): Promise<void> {
+    await this.#channel?.cancelAll();
   }
 
   /**
@@ -81,6 +105,8 @@ export class JobQueueTransport extends Server implements CustomTransportStrategy
    * A process killed meanwhile leaves its deliveries unacked, so the broker redelivers them.
    */
   async drain(): Promise<void> {
+    this.#draining = true;
+    await this.#gate?.stop(); // so that it cannot resume the consumer cancelled next
     await this.#channel?.cancelAll().catch(() => undefined);
     while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
   }

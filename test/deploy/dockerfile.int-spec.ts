@@ -48,8 +48,9 @@ describe('docker/Dockerfile', () => {
     for (const app of ['manager', 'worker']) {
       expect(stage(`${app}-deps`).join('\n')).toContain(`npm ci --omit=dev --ignore-scripts --no-audit --no-fund -w @fetcher/${app}`);
       // The runtime image takes node_modules from the production install, never from the build stage.
-      const runtime = image(app);
-      expect(runtime.filter((line) => line.includes('node_modules'))).toEqual([`COPY --from=${app}-deps --chown=0:0 /src/node_modules ./node_modules`]);
+      const copies = image(app).filter((line) => line.includes('node_modules'));
+      expect(copies).toContain(`COPY --from=${app}-deps --chown=0:0 /src/node_modules ./node_modules`);
+      for (const line of copies) expect(line).toMatch(new RegExp(`^COPY --from=${app}-deps --chown=0:0 /src/(\\S+/)?node_modules \\./(\\S+/)?node_modules$`));
     }
   });
 
@@ -66,6 +67,16 @@ describe('docker/Dockerfile', () => {
     expect(runtime).toContain(app === 'manager' ? 'EXPOSE 4006' : 'EXPOSE 4007');
     // The last USER wins: the image runs unprivileged.
     expect(lines.filter((line) => line.startsWith('USER ')).pop()).toBe('USER 1000:1000');
+  });
+
+  // npm installs a package inside a workspace folder when it cannot hoist it to the root (a version
+  // conflict, or a peer set that does not fit there): Node finds it only if that folder ships too.
+  it.each(['manager', 'worker'])('ships the production packages npm keeps inside the %s\'s workspace folders', (app) => {
+    const lock = JSON.parse(readFileSync(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
+    const folders = [`apps/${app}`, ...workspaceFolders(`apps/${app}`)];
+    const nested = folders.filter((folder) => Object.entries(lock.packages).some(([path, entry]) => path.startsWith(`${folder}/node_modules/`) && !entry.dev));
+    const runtime = image(app);
+    for (const folder of nested) expect(runtime).toContain(`COPY --from=${app}-deps --chown=0:0 /src/${folder}/node_modules ./${folder}/node_modules`);
   });
 
   it('runs Node under tini, so SIGTERM reaches it and the drain runs', () => {

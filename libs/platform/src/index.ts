@@ -40,8 +40,11 @@ export {
   type TenantProbeResolution, type TenantReadiness,
 } from './readiness/probe';
 export { amqpProbe, mongoProbe, redisProbe, staticProbe, type AmqpState, type MongoPingTarget, type ProbeOptions } from './readiness/probes';
-export { Readiness, type SystemAnswer } from './readiness/readiness.service';
-export { isHealthy, isPassing, runProbe, runProbes, type CheckObserver } from './readiness/run-probes';
+export { CHECK_DETAIL, probeIndicator, type ProbeIndicatorResult } from './readiness/probe-indicator';
+export { drainAnswer, readinessAnswer, type ReadinessMeta, type SystemAnswer } from './readiness/readiness-body';
+export { ReadinessChecks } from './readiness/readiness-checks';
+export { Readiness } from './readiness/readiness.service';
+export { isPassing, runProbe, type CheckObserver } from './readiness/run-probe';
 export { errorText, MAX_CHECK_ERROR_CHARS, sanitizeCheckError } from './readiness/sanitize';
 export { CircuitBreaker, CircuitOpenError, type CircuitBreakerOptions } from './readiness/circuit-breaker';
 export { Lifecycle, SubsystemError, withinBound, type Subsystem } from './lifecycle/lifecycle';

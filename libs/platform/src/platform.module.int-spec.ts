@@ -1,5 +1,6 @@
 import { Controller, Get, Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { HealthCheckService } from '@nestjs/terminus';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { EventEmitter } from 'node:events';
 import { type AddressInfo } from 'node:net';
@@ -7,7 +8,7 @@ import { Lifecycle, SubsystemError } from './lifecycle/lifecycle';
 import { runGracefully } from './lifecycle/run-gracefully';
 import { PlatformModule } from './platform.module';
 import { type PlatformOptions } from './readiness/platform-options';
-import { PROBES, type ReadinessProbe } from './readiness/probe';
+import { PROBES, type ReadinessProbe, TENANT_READINESS, type TenantReadiness } from './readiness/probe';
 import { staticProbe } from './readiness/probes';
 import { Readiness } from './readiness/readiness.service';
 
@@ -123,9 +124,12 @@ describe('PlatformModule on Fastify', () => {
     });
     afterAll(() => app.close());
 
-    it('is healthy and ready', async () => {
+    it('is healthy and ready, as Terminus found', async () => {
       expect(await getJson(`${url}/health`)).toMatchObject({ status: 200, body: { status: 'healthy' } });
+      const terminus = jest.spyOn(app.get(HealthCheckService), 'check');
       const { status, body } = await getJson(`${url}/readyz`);
+      expect(terminus).toHaveBeenCalledTimes(1);
+      expect(await terminus.mock.results[0]?.value).toMatchObject({ status: 'ok', details: { mongodb: { status: 'up' }, tenant_manager: { status: 'up' } } });
       expect(status).toBe(200);
       expect(body).toEqual({
         status: 'healthy',
@@ -133,6 +137,54 @@ describe('PlatformModule on Fastify', () => {
         version: '1.2.3-otel',
         deployment_mode: 'byoc',
       });
+    });
+  });
+
+  describe('with tenant readiness provided through the TENANT_READINESS token', () => {
+    let app: NestFastifyApplication;
+    let url: string;
+    const tenants: TenantReadiness = {
+      resolve: (tenantId) => {
+        if (tenantId === 'gone') return Promise.resolve({ status: 404, body: { error: 'tenant not found', tenant_id: tenantId } });
+        if (tenantId === 'broken') return Promise.reject(new Error('connect https://tm:s3cret@tenants.internal refused'));
+        const rabbitmq = tenantId === 'half' ? { status: 'degraded', error: 'circuit breaker half-open', breaker_state: 'half-open' } as const : { status: 'up' } as const;
+        return Promise.resolve({ probes: [staticProbe('mongodb', { status: 'up', tls: true }), staticProbe('rabbitmq', rabbitmq)] });
+      },
+    };
+
+    @Module({ providers: [{ provide: TENANT_READINESS, useValue: tenants }] })
+    class TenantsModule {}
+
+    beforeAll(async () => {
+      ({ app, url } = await start({ deploymentMode: 'saas' }, [TenantsModule]));
+      await app.get(Readiness).selfProbeSettled();
+    });
+    afterAll(() => app.close());
+
+    it('answers a tenant\'s checks with the readiness body and its tenant_id', async () => {
+      expect(await getJson(`${url}/readyz/tenant/t-1`)).toMatchObject({
+        status: 200,
+        body: {
+          status: 'healthy',
+          checks: { mongodb: { status: 'up', tls: true, latency_ms: expect.any(Number) }, rabbitmq: { status: 'up', latency_ms: expect.any(Number) } },
+          version: '1.2.3-otel',
+          deployment_mode: 'saas',
+          tenant_id: 't-1',
+        },
+      });
+      const half = await getJson(`${url}/readyz/tenant/half`);
+      expect(half.status).toBe(503);
+      expect(Object.keys(half.body)).toEqual(['status', 'checks', 'version', 'deployment_mode', 'tenant_id']);
+      expect(half.body['checks']).toEqual({
+        mongodb: { status: 'up', tls: true, latency_ms: expect.any(Number) },
+        rabbitmq: { status: 'degraded', error: 'circuit breaker half-open', breaker_state: 'half-open', latency_ms: expect.any(Number) },
+      });
+    });
+
+    it('passes the tenant manager\'s own answers through, sanitised', async () => {
+      expect(await getJson(`${url}/readyz/tenant/gone`)).toEqual({ status: 404, body: { error: 'tenant not found', tenant_id: 'gone' }, headers: expect.anything() });
+      expect(await getJson(`${url}/readyz/tenant/broken`)).toMatchObject({ status: 503, body: { error: 'tenant manager unreachable: connect https://***@tenants.internal refused' } });
+      expect(await getJson(`${url}/readyz/tenant/%20`)).toMatchObject({ status: 400, body: { error: 'tenant id required' } });
     });
   });
 

@@ -1,5 +1,6 @@
 import { type DynamicModule, Global, Inject, Module, type NestModule, Optional } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { TerminusModule } from '@nestjs/terminus';
 import type { FastifyInstance } from 'fastify';
 import { PARAMS_PROVIDER_TOKEN, type Params } from 'nestjs-pino';
 import { installRequestHooks } from './http/request-hooks';
@@ -7,14 +8,16 @@ import { Lifecycle } from './lifecycle/lifecycle';
 import { RequestLogging } from './logging/request-logging';
 import { MetricsRegistry } from './metrics/metrics-registry';
 import { PLATFORM_OPTIONS, type PlatformOptions } from './readiness/platform-options';
+import { ReadinessChecks } from './readiness/readiness-checks';
 import { Readiness } from './readiness/readiness.service';
 import { SystemController } from './readiness/system.controller';
 
 /**
- * What operators see of every Fetcher process: `/health`, `/readyz`, `/readyz/tenant/:id`, `/metrics`,
- * `/version`, request ids (`X-Request-Id` echoed), request logging (with nestjs-pino's LoggerModule
- * and `loggerModuleOptions`), HTTP request metrics and spans, and the `Lifecycle` (drain flag, shared
- * abort signal, subsystems). Global, so any module can inject `Lifecycle` and `MetricsRegistry`.
+ * What operators see of every Fetcher process: `/health`, `/readyz`, `/readyz/tenant/:id` (checks run
+ * by `@nestjs/terminus`, bodies written by our own mapper), `/metrics`, `/version`, request ids
+ * (`X-Request-Id` echoed), request logging (with nestjs-pino's LoggerModule and `loggerModuleOptions`),
+ * HTTP request metrics and spans, and the `Lifecycle` (drain flag, shared abort signal, subsystems).
+ * Global, so any module can inject `Lifecycle` and `MetricsRegistry`.
  */
 @Global()
 @Module({})
@@ -29,11 +32,15 @@ export class PlatformModule implements NestModule {
   static forRoot(options: PlatformOptions): DynamicModule {
     return {
       module: PlatformModule,
+      // Terminus runs the checks; its logger is off because a failing check is already in the body
+      // and the metrics, and orchestrators poll /readyz every few seconds.
+      imports: [TerminusModule.forRoot({ logger: false })],
       controllers: [SystemController],
       providers: [
         { provide: PLATFORM_OPTIONS, useValue: options },
         { provide: MetricsRegistry, useValue: options.metricsRegistry ?? new MetricsRegistry() },
         Lifecycle,
+        ReadinessChecks,
         Readiness,
       ],
       exports: [PLATFORM_OPTIONS, MetricsRegistry, Lifecycle, Readiness],

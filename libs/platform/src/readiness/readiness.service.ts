@@ -4,23 +4,19 @@ import { Lifecycle } from '../lifecycle/lifecycle';
 import { MetricsRegistry } from '../metrics/metrics-registry';
 import { PLATFORM_OPTIONS, type PlatformOptions } from './platform-options';
 import { type CheckResult, PROBES, type ReadinessProbe, TENANT_READINESS, type TenantReadiness } from './probe';
-import { isHealthy, isPassing, runProbe, runProbes } from './run-probes';
+import { drainAnswer, type ReadinessMeta, readinessAnswer, type SystemAnswer } from './readiness-body';
+import { ReadinessChecks } from './readiness-checks';
 import { errorText, sanitizeCheckError } from './sanitize';
 
-/** An HTTP answer, independent of the HTTP adapter. */
-export interface SystemAnswer {
-  readonly status: number;
-  readonly body: Readonly<Record<string, unknown>>;
-}
+/** Pause between two looks at a check that has not passed yet during the startup self-probe. */
+const SELF_PROBE_RETRY_MS = 250;
 
 /**
  * Liveness and readiness. Liveness is decided once by a self-probe at startup and never changes, so a
  * dependency lost later cannot make the orchestrator restart a process that a restart would not fix.
- * Readiness asks every dependency on every request, in parallel and without caching.
+ * Readiness asks every dependency on every request, through Terminus (`ReadinessChecks`), in parallel
+ * and without caching; `readinessAnswer` turns Terminus' result into our body.
  */
-/** Pause between two looks at a check that has not passed yet during the startup self-probe. */
-const SELF_PROBE_RETRY_MS = 250;
-
 @Injectable()
 export class Readiness implements OnApplicationBootstrap, OnModuleDestroy {
   #probes: readonly ReadinessProbe[] = [];
@@ -33,6 +29,7 @@ export class Readiness implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(PLATFORM_OPTIONS) private readonly options: PlatformOptions,
     private readonly lifecycle: Lifecycle,
     private readonly metrics: MetricsRegistry,
+    private readonly checks: ReadinessChecks,
     private readonly moduleRef: ModuleRef,
   ) {}
 
@@ -58,14 +55,13 @@ export class Readiness implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async readyz(): Promise<SystemAnswer> {
-    if (this.lifecycle.draining) return this.#drainAnswer();
-    const checks = await runProbes(this.#probes, this.#observe);
-    return this.#answer(checks);
+    if (this.lifecycle.draining) return drainAnswer(this.#meta());
+    return this.#check(this.#probes);
   }
 
   async readyzTenant(tenantId: string): Promise<SystemAnswer> {
     if (!this.#tenants) return { status: 400, body: { error: 'multi-tenant mode is disabled' } };
-    if (this.lifecycle.draining) return this.#drainAnswer();
+    if (this.lifecycle.draining) return drainAnswer(this.#meta());
     if (tenantId.trim() === '') return { status: 400, body: { error: 'tenant id required' } };
     let resolution;
     try {
@@ -74,33 +70,19 @@ export class Readiness implements OnApplicationBootstrap, OnModuleDestroy {
       return { status: 503, body: { error: `tenant manager unreachable: ${sanitizeCheckError(errorText(error))}` } };
     }
     if ('status' in resolution) return { status: resolution.status, body: resolution.body };
-    const checks = await runProbes(resolution.probes, this.#observe);
-    const answer = this.#answer(checks);
+    // The tenant's probes become indicators like the process's own, through the same mapper.
+    const answer = await this.#check(resolution.probes);
     return { status: answer.status, body: { ...answer.body, tenant_id: tenantId } };
   }
 
-  #answer(checks: Record<string, CheckResult>): SystemAnswer {
-    const healthy = isHealthy(checks);
-    return {
-      status: healthy ? 200 : 503,
-      body: { status: healthy ? 'healthy' : 'unhealthy', checks, version: this.#readyzVersion(), deployment_mode: this.options.deploymentMode },
-    };
+  async #check(probes: readonly ReadinessProbe[]): Promise<SystemAnswer> {
+    const result = await this.checks.run(probes, this.#observe);
+    return readinessAnswer(result, probes.map((probe) => probe.name), this.#meta());
   }
 
-  #drainAnswer(): SystemAnswer {
-    return {
-      status: 503,
-      body: {
-        status: 'unhealthy',
-        checks: { draining: { status: 'down', reason: 'graceful drain in progress' } },
-        version: this.#readyzVersion(),
-        deployment_mode: this.options.deploymentMode,
-      },
-    };
-  }
-
-  #readyzVersion(): string {
-    return this.options.readyzVersion && this.options.readyzVersion !== '' ? this.options.readyzVersion : 'unknown';
+  #meta(): ReadinessMeta {
+    const version = this.options.readyzVersion && this.options.readyzVersion !== '' ? this.options.readyzVersion : 'unknown';
+    return { version, deploymentMode: this.options.deploymentMode };
   }
 
   readonly #observe = (name: string, result: CheckResult, durationMs: number): void => {
@@ -120,10 +102,10 @@ export class Readiness implements OnApplicationBootstrap, OnModuleDestroy {
     // must not be marked unhealthy for life because its first look came a few milliseconds early.
     const all = Promise.all(this.#probes.map(async (probe) => {
       for (;;) {
-        const result = await runProbe(probe, this.#stop.signal);
-        this.#observe(probe.name, result, result.latency_ms ?? 0);
-        passed.set(probe.name, isPassing(result));
-        if (isPassing(result) || budgetSpent || this.#stop.signal.aborted) return;
+        // One look is one Terminus run of this probe's indicator; `ok` means it passed.
+        const ok = (await this.checks.run([probe], this.#observe, this.#stop.signal)).status === 'ok';
+        passed.set(probe.name, ok);
+        if (ok || budgetSpent || this.#stop.signal.aborted) return;
         await Promise.race([new Promise((resolve) => setTimeout(resolve, SELF_PROBE_RETRY_MS)), budget]);
         if (budgetSpent || this.#stop.signal.aborted) return;
       }

@@ -2,7 +2,8 @@ import { Controller, Get, Inject, Param, Res } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { MetricsRegistry } from '../metrics/metrics-registry';
 import { PLATFORM_OPTIONS, type PlatformOptions } from './platform-options';
-import { Readiness, type SystemAnswer } from './readiness.service';
+import { type SystemAnswer } from './readiness-body';
+import { Readiness } from './readiness.service';
 
 /**
  * Health, readiness, metrics and version. Never authenticated: orchestrators and scrapers call them.

@@ -32,22 +32,10 @@ export async function runProbe(probe: ReadinessProbe, parent?: AbortSignal): Pro
   return normalise(result, Math.max(0, Math.round(performance.now() - started)));
 }
 
-/** Runs every probe in parallel; the result keeps the probes' order. */
-export async function runProbes(probes: readonly ReadinessProbe[], observe?: CheckObserver, parent?: AbortSignal): Promise<Record<string, CheckResult>> {
-  const results = await Promise.all(probes.map(async (probe) => {
-    const result = await runProbe(probe, parent);
-    observe?.(probe.name, result, result.latency_ms ?? 0);
-    return [probe.name, result] as const;
-  }));
-  return Object.fromEntries(results);
-}
-
-/** `down` and `degraded` make the process not ready; `skipped` and `n/a` do not. */
-export function isHealthy(checks: Readonly<Record<string, CheckResult>>): boolean {
-  return Object.values(checks).every((c) => c.status !== 'down' && c.status !== 'degraded');
-}
-
-/** `up`, `skipped` and `n/a` pass the startup self-probe. */
+/**
+ * `up`, `skipped` and `n/a` pass (the startup self-probe, and Terminus' `up`); `down` and `degraded`
+ * do not, and make the process not ready.
+ */
 export function isPassing(result: CheckResult): boolean {
   return result.status === 'up' || result.status === 'skipped' || result.status === 'n/a';
 }

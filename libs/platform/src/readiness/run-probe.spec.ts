@@ -1,6 +1,6 @@
 import { type ProbeResult, type ReadinessProbe } from './probe';
 import { amqpProbe, mongoProbe, redisProbe } from './probes';
-import { isHealthy, runProbe, runProbes } from './run-probes';
+import { isPassing, runProbe } from './run-probe';
 import { sanitizeCheckError } from './sanitize';
 
 const probe = (name: string, check: (signal: AbortSignal) => Promise<ProbeResult>, timeoutMs = 1_000): ReadinessProbe => ({ name, timeoutMs, check });
@@ -36,18 +36,10 @@ describe(runProbe.name, () => {
   });
 });
 
-describe(runProbes.name, () => {
-  it('runs probes in parallel and decides health from down and degraded only', async () => {
-    const order: string[] = [];
-    let releaseSlow!: () => void;
-    const slow = probe('slow', () => new Promise((resolve) => { releaseSlow = () => { order.push('slow'); resolve({ status: 'up' }); }; }));
-    const fast = probe('fast', async () => { order.push('fast'); releaseSlow(); return { status: 'n/a', reason: 'multi-tenant' }; });
-    const checks = await runProbes([slow, fast]);
-    expect(order).toEqual(['fast', 'slow']);
-    expect(Object.keys(checks)).toEqual(['slow', 'fast']);
-    expect(isHealthy(checks)).toBe(true);
-    expect(isHealthy({ ...checks, r: { status: 'degraded', error: 'x' } })).toBe(false);
-  });
+describe(isPassing.name, () => {
+  it.each([
+    ['up', true], ['skipped', true], ['n/a', true], ['down', false], ['degraded', false],
+  ] as const)('%s passes: %s', (status, expected) => expect(isPassing({ status })).toBe(expected));
 });
 
 describe(sanitizeCheckError.name, () => {

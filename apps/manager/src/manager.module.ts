@@ -44,6 +44,8 @@ export interface ManagerModuleOptions {
   readonly infrastructure?: ManagerInfrastructure;
   /** From `bootTelemetry` in main.ts; absent or null: no spans anywhere. */
   readonly telemetry?: Telemetry | null;
+  /** Where log lines go instead of stdout (tests read them). */
+  readonly logDestination?: NodeJS.WritableStream;
 }
 
 /**
@@ -68,7 +70,11 @@ export class ManagerModule {
       module: ManagerModule,
       imports: [
         CqrsModule.forRoot(),
-        LoggerModule.forRoot(loggerModuleOptions({ level: config.logLevel, service: 'manager' })),
+        LoggerModule.forRoot(loggerModuleOptions({
+          level: config.logLevel,
+          service: 'manager',
+          ...(options.logDestination ? { destination: options.logDestination } : {}),
+        })),
         PlatformModule.forRoot({
           service: 'manager',
           version: config.version,

@@ -84,6 +84,21 @@ describe('the standalone service over HTTP', () => {
     completedJob = job;
   });
 
+  it('answers hostile input as the Manager does: its 4xx, never a raw 500', async () => {
+    const raw = async (path: string, body?: string) => {
+      const res = await fetch(`${service!.baseUrl}${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { 'Content-Type': 'application/json', ...demoHeaders }, ...(body === undefined ? {} : { body }) });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
+    expect(await raw('/v1/fetcher', '{"dataRequest":{"mappedFields":{"demo":{"shop.customers":["id"]}}},"metadata":{"source":"demo","n":1e400}}'))
+      .toMatchObject({ status: 400, body: { code: 'FET-0001' } });
+    expect(await raw('/v1/fetcher', `{"dataRequest":{"mappedFields":{"demo":{"shop.customers":["id"]}}},"metadata":{"source":"demo","d":${deep}}}`))
+      .toMatchObject({ status: 400, body: { code: 'FET-0001' } });
+    expect(await raw('/v1/fetcher', '{"dataRequest":{"mappedFields":{"demo":{"t\\u0000x":["id"]}}},"metadata":{"source":"demo"}}'))
+      .toMatchObject({ status: 400, body: { code: 'FET-0401' } });
+    expect(await raw('/v1/management/connections?metadata.__proto__=x')).toMatchObject({ status: 400, body: { code: 'FET-0405' } });
+  });
+
   it("serves the Manager's and the Worker's metrics in one exposition, each metric once", async () => {
     // The Worker counts a job just after its terminal write, so the poll above can see `completed` a moment
     // before the counter moves: wait for the count, then check the whole exposition.

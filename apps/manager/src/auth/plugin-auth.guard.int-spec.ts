@@ -104,6 +104,12 @@ describe('PluginAuthGuard against an authorization server on 127.0.0.1', () => {
     expect(await call(`Bearer ${jwt({ type: 'normal-user', sub: 'u' })}`)).toMatchObject({ status: 401, body: 'Unauthorized' });
   });
 
+  it('answers 401 "Unauthorized" for a scheme other than Bearer, and never forwards it', async () => {
+    expect(await call(`Basic ${userToken}`)).toEqual({ status: 401, type: expect.stringMatching(/^text\/plain/), body: 'Unauthorized' });
+    expect(await call(`Token ${userToken}`)).toMatchObject({ status: 401, body: 'Unauthorized' });
+    expect(auth.calls).toEqual([]);
+  });
+
   it('answers 403 text/plain "Forbidden" when refused', async () => {
     auth.answer = { status: 200, body: '{"authorized":false}' };
     expect(await call(`Bearer ${userToken}`)).toEqual({ status: 403, type: expect.stringMatching(/^text\/plain/), body: 'Forbidden' });

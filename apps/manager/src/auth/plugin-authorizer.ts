@@ -29,9 +29,10 @@ export class PluginAuthorizer {
   private async ask(headers: RequestHeaders, requirement: AuthorizeRequirement, address: string): Promise<true> {
     const raw = headers.authorization;
     const header = Array.isArray(raw) ? raw[0] : raw;
-    const token = bearerToken(header);
-    if (!token) throw PluginAuthRejection.plain(401, 'Missing Token');
-    const subject = subjectFromToken(token);
+    const bearer = bearerToken(header);
+    if (bearer.kind === 'missing') throw PluginAuthRejection.plain(401, 'Missing Token');
+    if (bearer.kind === 'other-scheme') throw PluginAuthRejection.plain(401, 'Unauthorized');
+    const subject = subjectFromToken(bearer.token);
     if (!subject.ok) throw PluginAuthRejection.plain(401, 'Unauthorized');
 
     let response: Response;

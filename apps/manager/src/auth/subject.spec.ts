@@ -4,15 +4,18 @@ const jwt = (claims: unknown) => `eyJhbGciOiJSUzI1NiJ9.${Buffer.from(JSON.string
 
 describe(bearerToken.name, () => {
   it.each([
-    ['Bearer abc.def.ghi', 'abc.def.ghi'],
-    ['bearer abc', 'abc'],
-    ['BEARER   abc  ', 'abc'],
-    ['abc.def.ghi', 'abc.def.ghi'],
-    ['Bearer', undefined],
-    ['Bearer   ', undefined],
-    ['', undefined],
-    [undefined, undefined],
-  ])('reads %j as %j', (header, expected) => expect(bearerToken(header)).toBe(expected));
+    ['Bearer abc.def.ghi', { kind: 'token', token: 'abc.def.ghi' }],
+    ['bearer abc', { kind: 'token', token: 'abc' }],
+    ['BEARER   abc  ', { kind: 'token', token: 'abc' }],
+    ['abc.def.ghi', { kind: 'token', token: 'abc.def.ghi' }],
+    ['Bearer', { kind: 'missing' }],
+    ['Bearer   ', { kind: 'missing' }],
+    ['', { kind: 'missing' }],
+    [undefined, { kind: 'missing' }],
+    ['Basic eyJhbGciOiJSUzI1NiJ9.e30.c2ln', { kind: 'other-scheme' }],
+    ['Token abc', { kind: 'other-scheme' }],
+    ['Bearerabc def', { kind: 'other-scheme' }],
+  ])('reads %j as %j', (header, expected) => expect(bearerToken(header)).toEqual(expected));
 });
 
 describe(subjectFromToken.name, () => {

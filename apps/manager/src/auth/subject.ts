@@ -1,10 +1,17 @@
-/** The token from an Authorization header: `Bearer <jwt>` in any letter case, or a bare token. */
-export function bearerToken(header: string | undefined): string | undefined {
+export type BearerToken = { kind: 'token'; token: string } | { kind: 'missing' } | { kind: 'other-scheme' };
+
+/**
+ * The token from an Authorization header: `Bearer <jwt>` in any letter case, or a bare token (one
+ * word). Any other scheme (`Basic <jwt>`, `Token x`) is not a bearer token: it is refused, never
+ * forwarded to the authorization service as if it were one.
+ */
+export function bearerToken(header: string | undefined): BearerToken {
   const value = (header ?? '').trim();
-  if (value === '') return undefined;
+  if (value === '') return { kind: 'missing' };
   const match = /^bearer(?:\s+(.*))?$/i.exec(value);
+  if (!match && /\s/.test(value)) return { kind: 'other-scheme' };
   const token = match ? (match[1] ?? '').trim() : value;
-  return token === '' ? undefined : token;
+  return token === '' ? { kind: 'missing' } : { kind: 'token', token };
 }
 
 export type SubjectResult = { ok: true; subject: string } | { ok: false };

@@ -1,3 +1,4 @@
+import type { ArgumentsHost } from '@nestjs/common';
 import { HttpException, NotFoundException } from '@nestjs/common';
 import { EngineError } from '@fetcher/engine';
 import { Errors } from '../errors/catalogue';
@@ -68,5 +69,27 @@ describe(ErrorFilter.name, () => {
       const rendered = sut.render(error);
       expect(rendered).toEqual({ status: 500, headers: {}, body: E8 });
     }
+  });
+});
+
+describe(`${ErrorFilter.name} when logging fails`, () => {
+  it('still answers E8 for an unexpected error, whatever the logger does', () => {
+    const sut = new ErrorFilter();
+    Object.defineProperty(sut, 'logger', { value: { error: () => { throw new TypeError("Cannot read properties of undefined (reading 'replace')"); } } });
+    const sent: { status?: number; body?: string } = {};
+    const reply = {
+      sent: false,
+      header: () => reply,
+      status: (status: number) => { sent.status = status; return reply; },
+      send: (body: string) => { sent.body = body; return reply; },
+    };
+    const host = { switchToHttp: () => ({ getResponse: () => reply }) } as unknown as ArgumentsHost;
+    sut.catch(new Error('boom'), host);
+    expect(sent.status).toBe(500);
+    expect(JSON.parse(sent.body!)).toEqual({
+      title: 'Internal Server Error',
+      message: 'The server encountered an unexpected error. Please try again later or contact support.',
+      code: 'FET-0002',
+    });
   });
 });

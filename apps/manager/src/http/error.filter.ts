@@ -24,7 +24,14 @@ export class ErrorFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    sendRendered(reply, this.render(error));
+    let rendered: RenderedError;
+    try {
+      rendered = this.render(error);
+    } catch {
+      // A filter that throws hands the error to Fastify, which answers its own body quoting the message.
+      rendered = internalError();
+    }
+    sendRendered(reply, rendered);
   }
 
   render(error: unknown): RenderedError {
@@ -36,8 +43,12 @@ export class ErrorFilter implements ExceptionFilter {
       return renderAppError(new AppError('validation', 'FET-0001', 'Bad Request', Texts.parse));
     }
     if (error instanceof HttpException) return frameworkError(error.getStatus(), error.message);
-    this.logger.error({ err: describe(error) }, 'unhandled error');
-    return { status: 500, body: { ...INTERNAL_ERROR_BODY }, headers: {} };
+    try {
+      this.logger.error({ err: describe(error) }, 'unhandled error');
+    } catch {
+      // The answer matters more than the line; the logger's serializers are built not to throw.
+    }
+    return internalError();
   }
 }
 
@@ -62,6 +73,10 @@ function renderAppError(error: AppError): RenderedError {
   return { status, headers, body: { code: error.code, title: error.title, message: error.message } };
 }
 
+function internalError(): RenderedError {
+  return { status: 500, body: { ...INTERNAL_ERROR_BODY }, headers: {} };
+}
+
 /** E4: the numeric status as `code` and the fixed title `request_failed`. */
 function frameworkError(status: number, message: string): RenderedError {
   return { status, headers: {}, body: { code: status, title: 'request_failed', message } };
@@ -75,7 +90,12 @@ function fastifyStatus(error: unknown): number | undefined {
 
 /** The type only: driver messages may quote a DSN and stacks may quote values, so neither is logged. */
 function describe(error: unknown): Record<string, unknown> {
-  if (!(error instanceof Error)) return { type: typeof error };
-  const category = (error as { category?: unknown }).category;
-  return typeof category === 'string' ? { type: error.name, category } : { type: error.name };
+  try {
+    if (!(error instanceof Error)) return { type: typeof error };
+    const { name, category } = error as { name?: unknown; category?: unknown };
+    const type = typeof name === 'string' ? name : 'Error';
+    return typeof category === 'string' ? { type, category } : { type };
+  } catch {
+    return { type: 'unreadable' }; // a getter or proxy that throws
+  }
 }

@@ -24,6 +24,8 @@ export interface ManagerAppOptions {
   readonly infrastructure?: ManagerInfrastructure;
   /** Tracing started by main.ts (null or absent: off). */
   readonly telemetry?: Telemetry | null;
+  /** Where log lines go instead of stdout (tests read them). */
+  readonly logDestination?: NodeJS.WritableStream;
 }
 
 /** Signals are main.ts's business (runGracefully drains first); tests close the app themselves. */
@@ -41,6 +43,7 @@ export async function createManagerApp(config: ManagerConfig, options: ManagerAp
       ...(options.redisKeyPrefix === undefined ? {} : { redisKeyPrefix: options.redisKeyPrefix }),
       ...(options.infrastructure === undefined ? {} : { infrastructure: options.infrastructure }),
       ...(options.telemetry ? { telemetry: options.telemetry } : {}),
+      ...(options.logDestination ? { logDestination: options.logDestination } : {}),
     }), adapter, {
     bodyParser: false,
     abortOnError: false,

@@ -1,4 +1,5 @@
 import { Errors } from '../errors/catalogue';
+import { withinJsonBounds } from './json-bounds';
 
 /**
  * What the Fastify content-type parser hands a route: the raw bytes and the declared type. The
@@ -14,7 +15,10 @@ export class RawBody {
 
 const JSON_TYPE = /^application\/json\s*(;.*)?$/i;
 
-/** The parse stage: a JSON object or 400/FET-0001 "unable to parse request body". */
+/**
+ * The parse stage: a JSON object or 400/FET-0001 "unable to parse request body". A body with a
+ * number beyond the double range or nested deeper than MAX_JSON_DEPTH does not parse either.
+ */
 export function parseJsonObject(body: unknown): Record<string, unknown> {
   if (!(body instanceof RawBody)) throw Errors.parseFailed();
   if (body.contentType === undefined || !JSON_TYPE.test(body.contentType.trim())) throw Errors.parseFailed();
@@ -26,5 +30,6 @@ export function parseJsonObject(body: unknown): Record<string, unknown> {
     throw Errors.parseFailed();
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw Errors.parseFailed();
+  if (!withinJsonBounds(parsed)) throw Errors.parseFailed();
   return parsed as Record<string, unknown>;
 }

@@ -1,4 +1,5 @@
 import { Errors } from '../errors/catalogue';
+import { hasNulKey } from '../http/json-bounds';
 import type { MappedFields } from './job';
 
 /** More datasources than this in one job are refused: each one is a connection the Worker holds open. */
@@ -24,7 +25,13 @@ export function checkDataRequest(mappedFields: MappedFields): void {
   if (datasources.length > MAX_DATASOURCES_PER_JOB) {
     throw Errors.invalidDataRequest(`Maximum ${MAX_DATASOURCES_PER_JOB} datasources allowed per job, got ${datasources.length}`);
   }
+  // No database names a table or column with U+0000, and MongoDB refuses it in the stored job's keys.
+  const names = Object.entries(mappedFields).flatMap(([ds, tables]) => [ds, ...Object.entries(tables).flatMap(([table, fields]) => [table, ...fields])]);
+  if (names.some(hasNul)) throw Errors.invalidDataRequest(NUL_IN_NAMES);
 }
+
+const NUL_IN_NAMES = 'datasource, table and field names must not contain NUL characters';
+const hasNul = (name: string): boolean => name.includes('\u0000');
 
 /** `metadata.source` routes the job's notifications and names the product that must own every stored connection. */
 export function requireSource(metadata: Readonly<Record<string, unknown>> | undefined): string {
@@ -34,6 +41,8 @@ export function requireSource(metadata: Readonly<Record<string, unknown>> | unde
     throw Errors.missingRequiredField('metadata.source is required for job notification routing');
   }
   if (typeof source !== 'string' || source.trim() === '') throw Errors.invalidFieldValue('metadata.source must be a non-empty string');
+  // Checked with the other metadata rules: MongoDB refuses such a key when the job is stored.
+  if (hasNulKey(metadata)) throw Errors.invalidFieldValue('metadata keys must not contain NUL characters');
   return source;
 }
 

@@ -24,6 +24,18 @@ describe(extractionRequest.name, () => {
   });
 });
 
+describe(`${extractionRequest.name} with names of Object.prototype members`, () => {
+  it('keeps __proto__ and constructor as ordinary table and field keys', () => {
+    const stored = JSON.parse(
+      '{"mappedFields":{"pg":{"__proto__":["id"],"constructor":["a"]}},"filters":{"pg":{"__proto__":{"constructor":{"eq":[1]}}}}}',
+    ) as Parameters<typeof extractionRequest>[0];
+    const request = extractionRequest(stored, { source: 'r' }, new Map([['pg', 'POSTGRESQL']]));
+    expect(Object.keys(request.mappedFields.pg)).toEqual(['__proto__', 'constructor']);
+    expect(Object.getOwnPropertyDescriptor(request.mappedFields.pg, '__proto__')?.value).toEqual(['id']);
+    expect(Object.getOwnPropertyDescriptor(request.filters!.pg, '__proto__')?.value).toEqual({ constructor: { eq: [1] } });
+  });
+});
+
 describe(schemaScope.name, () => {
   it.each([
     ['POSTGRESQL', ['users', 'sales.orders', 'db.audit.log'], ['public', 'sales', 'audit']],

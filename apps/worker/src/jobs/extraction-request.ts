@@ -14,10 +14,11 @@ export function extractionRequest(
   metadata: Readonly<Record<string, unknown>>,
   types: ReadonlyMap<string, string>,
 ): ExtractionRequest {
-  const mappedFields: Record<string, Record<string, string[]>> = {};
+  // Maps without a prototype: request names such as `__proto__` are plain keys in them.
+  const mappedFields = dictionary<Record<string, string[]>>();
   for (const [config, tables] of Object.entries(request.mappedFields)) {
     const type = parseDatasourceType(types.get(config) ?? '');
-    const out: Record<string, string[]> = {};
+    const out = dictionary<string[]>();
     for (const [rawKey, fields] of Object.entries(tables)) {
       const key = type ? normaliseTableKey(type, rawKey) : rawKey;
       const names = (fields ?? []).map((f) => (type === 'ORACLE' && f !== '*' ? f.toUpperCase() : f));
@@ -33,7 +34,7 @@ export function extractionRequest(
 
 function normaliseFilters(filters: JobRequest['filters'], types: ReadonlyMap<string, string>): ExtractionRequest['filters'] {
   if (!filters) return undefined;
-  const out: Record<string, Record<string, Record<string, unknown>>> = {};
+  const out = dictionary<Record<string, Record<string, unknown>>>();
   for (const [config, tables] of Object.entries(filters)) {
     // Quirk kept: a level that is not an object is passed on as it is, and the planner ignores it.
     if (typeof tables !== 'object' || tables === null || Array.isArray(tables)) {
@@ -41,14 +42,14 @@ function normaliseFilters(filters: JobRequest['filters'], types: ReadonlyMap<str
       continue;
     }
     const type = parseDatasourceType(types.get(config) ?? '');
-    const byTable: Record<string, Record<string, unknown>> = {};
+    const byTable = dictionary<Record<string, unknown>>();
     for (const [rawKey, fields] of Object.entries(tables as Record<string, unknown>)) {
       const key = type ? normaliseTableKey(type, rawKey) : rawKey;
       if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) {
         byTable[key] = fields as Record<string, unknown>;
         continue;
       }
-      const target = (byTable[key] ??= {});
+      const target = (byTable[key] ??= dictionary<unknown>());
       for (const [field, condition] of Object.entries(fields as Record<string, unknown>)) {
         target[type === 'ORACLE' ? field.toUpperCase() : field] = condition;
       }
@@ -56,6 +57,11 @@ function normaliseFilters(filters: JobRequest['filters'], types: ReadonlyMap<str
     out[config] = byTable;
   }
   return out;
+}
+
+/** A name-keyed map without a prototype: `__proto__` and `constructor` are ordinary keys in it. */
+function dictionary<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
 }
 
 /** The schemas to discover for one datasource: every schema named in its raw keys, plus the default when a key is bare. */

@@ -9,6 +9,7 @@ import { requireStore, type EngineContext } from '../engine-context';
 import { requireTenant } from '../tenant';
 import { applyOverrides } from '../limits';
 import { Deadline } from '../support/deadline';
+import { setOwn } from '../support/guards';
 import type { StoreAccess } from '../connections/store-access';
 import type { SchemaOperations } from '../schema/schema-operations';
 import type { ValidationDatasource } from '../schema/validation-request';
@@ -90,7 +91,7 @@ function planStep(
   const fields: Record<string, readonly string[]> = {};
   for (const [table, selected] of tables) {
     // Gate 8: "*" becomes every field of the table; the other names were validated already.
-    fields[table] = selected.includes('*') ? sortedUnique(byName.get(table)?.fields ?? []) : [...selected];
+    setOwn(fields, table, selected.includes('*') ? sortedUnique(byName.get(table)?.fields ?? []) : [...selected]);
   }
   const kindOf = (table: string, field: string): ColumnKind | undefined => {
     if (!tables.has(table)) return undefined; // a filter on an unmapped table is copied and ignored later

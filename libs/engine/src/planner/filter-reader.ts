@@ -7,7 +7,7 @@
 import { EngineError, filterListText, filterOperatorText, filterSingleValueText, filterTypeMismatchText } from '../errors';
 import { compareUtf8 } from '../canonical/encode';
 import { FILTER_OPERATORS, type ColumnKind, type FilterCondition, type FilterOperator } from '../models';
-import { isPlainObject } from '../support/guards';
+import { isPlainObject, setOwn } from '../support/guards';
 import { acceptsValue, isScalar } from './filter-values';
 
 const OPERATORS: ReadonlySet<string> = new Set(FILTER_OPERATORS);
@@ -48,9 +48,9 @@ export function readConfigFilters(
       const condition = byField[field];
       if (!isPlainObject(condition)) continue; // counted for validation, but not a condition
       const path = `${configName}.${table}.${field}`;
-      fields[field] = readCondition(condition, path, kindOf(table, field));
+      setOwn(fields, field, readCondition(condition, path, kindOf(table, field)));
     }
-    copy[table] = fields;
+    setOwn(copy, table, fields);
   }
   return Object.keys(copy).length > 0 ? copy : undefined;
 }

@@ -73,11 +73,25 @@ export function isScalar(value: unknown): boolean {
   return toText(value) !== undefined;
 }
 
+/** The widest integer column of any supported database: signed 64-bit below, unsigned 64-bit above. */
+const INTEGER_MIN = -(2n ** 63n);
+const INTEGER_MAX = 2n ** 64n - 1n;
+
+/**
+ * An integer no integer column can hold was bound as it was and refused by the database, which the
+ * run reported as "failed to query datasource". A number beyond 2^53 is no exact integer at all
+ * (`1e308`, or a 20-digit id that JSON parsing already rounded), so it is refused too: it would
+ * silently match another row.
+ */
 function toInteger(value: unknown): bigint | undefined {
-  if (typeof value === 'bigint') return value;
-  if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : undefined;
-  const text = value instanceof JsonNumber ? value.text : value;
-  return typeof text === 'string' && INTEGER_TEXT.test(text) ? BigInt(text) : undefined;
+  let integer: bigint | undefined;
+  if (typeof value === 'bigint') integer = value;
+  else if (typeof value === 'number') integer = Number.isSafeInteger(value) ? BigInt(value) : undefined;
+  else {
+    const text = value instanceof JsonNumber ? value.text : value;
+    integer = typeof text === 'string' && INTEGER_TEXT.test(text) ? BigInt(text) : undefined;
+  }
+  return integer !== undefined && integer >= INTEGER_MIN && integer <= INTEGER_MAX ? integer : undefined;
 }
 
 function toNumericText(value: unknown): string | undefined {

@@ -9,7 +9,7 @@ import type { ExecutionMode, FilterCondition, QueryRequest, TenantContext } from
 import type { Limits } from '../limits';
 import { capLimits } from '../limits';
 import { requireTenant } from '../tenant';
-import { isNonBlankString, isObjectLike, isPlainObject, isStringArray } from '../support/guards';
+import { getOwn, isNonBlankString, isObjectLike, isPlainObject, isStringArray, setOwn } from '../support/guards';
 
 export interface RunnableStep {
   readonly ordinal: number;
@@ -52,9 +52,9 @@ function readStep(value: unknown): Omit<RunnableStep, 'ordinal'> {
   const selected: Record<string, readonly string[]> = {};
   for (let i = 0; i < sorted.length; i++) {
     if (sorted[i] === '' || (i > 0 && sorted[i - 1] === sorted[i])) throw invalidPlan();
-    const list = fields[sorted[i]];
+    const list = getOwn(fields, sorted[i]);
     if (!isStringArray(list)) throw invalidPlan();
-    selected[sorted[i]] = [...list];
+    setOwn(selected, sorted[i], [...list]);
   }
   const query: { -readonly [K in keyof QueryRequest]: QueryRequest[K] } = { configName, tables: selected };
   const queryFilters = readFilters(filters, sorted);
@@ -68,7 +68,7 @@ function readFilters(value: unknown, tables: readonly string[]): QueryRequest['f
   if (!isPlainObject(value)) throw invalidPlan();
   const copy: Record<string, Record<string, FilterCondition>> = {};
   for (const table of tables) {
-    const byField = value[table];
+    const byField = getOwn(value, table);
     if (byField === undefined) continue;
     if (!isPlainObject(byField)) throw invalidPlan();
     const fields: Record<string, FilterCondition> = {};
@@ -76,11 +76,11 @@ function readFilters(value: unknown, tables: readonly string[]): QueryRequest['f
       if (!isPlainObject(condition) || !Object.values(condition).every((v) => v === undefined || Array.isArray(v))) {
         throw invalidPlan();
       }
-      fields[field] = Object.fromEntries(
+      setOwn(fields, field, Object.fromEntries(
         Object.entries(condition).filter(([, v]) => v !== undefined).map(([op, v]) => [op, [...(v as unknown[])]]),
-      );
+      ));
     }
-    if (Object.keys(fields).length > 0) copy[table] = fields;
+    if (Object.keys(fields).length > 0) setOwn(copy, table, fields);
   }
   return Object.keys(copy).length > 0 ? copy : undefined;
 }

@@ -27,3 +27,16 @@ export function isPositiveInteger(value: unknown): value is number {
 export function ownEntries(value: Record<string, unknown>): [string, unknown][] {
   return Object.keys(value).map((key) => [key, value[key]]);
 }
+
+/**
+ * Sets an own, enumerable property. Table, field and operator names come from requests, and plain
+ * assignment of `__proto__` changes the prototype instead: the name vanished from plans.
+ */
+export function setOwn<T>(target: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** An own property only: `__proto__` must not read the prototype. */
+export function getOwn(source: Readonly<Record<string, unknown>>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(source, key) ? source[key] : undefined;
+}

@@ -1,5 +1,5 @@
 import { type Params } from 'nestjs-pino';
-import { redactObject, redactSecrets, REDACTED } from './redact';
+import { clipText, describeError, readMember, redactObject, redactSecrets, REDACTED } from './redact';
 
 export interface LoggerOptions {
   readonly level: string;
@@ -36,15 +36,18 @@ export function loggerModuleOptions(options: LoggerOptions): Params {
           req: (req: { id?: unknown; method?: string; url?: string }) => ({ id: req.id, method: req.method, url: redactSecrets((req.url ?? '').split('?')[0] ?? '') }),
           // The wrapped response reports null until headers are sent; the raw one knows the status.
           res: (res: { statusCode?: number | null; raw?: { statusCode?: number } }) => ({ statusCode: res.statusCode ?? res.raw?.statusCode }),
-          err: (err: Error) => ({ type: err.name, message: redactSecrets(err.message) }),
+          err: serializeError,
         },
         formatters: {
-          log: (object: Record<string, unknown>) => redactObject(object) as Record<string, unknown>,
+          log: (object: Record<string, unknown>) => {
+            const clean = redactObject(object);
+            return typeof clean === 'object' && clean !== null && !Array.isArray(clean) ? (clean as Record<string, unknown>) : { detail: clean };
+          },
         },
         hooks: {
           // Message strings and interpolation arguments go through the same pattern pass.
           logMethod(args: unknown[], method: (...a: unknown[]) => void) {
-            method.apply(this, withCleanErrorMessage(args.map((arg) => (typeof arg === 'string' ? redactSecrets(arg) : arg))));
+            method.apply(this, withCleanErrorMessage(args.map((arg) => (typeof arg === 'string' ? clipText(arg) : arg))));
           },
         },
       },
@@ -55,6 +58,21 @@ export function loggerModuleOptions(options: LoggerOptions): Params {
 }
 
 /**
+ * The `err` serializer. It never throws: pino calls it while writing the line, so a throw would lose
+ * the line and fail the caller (the error filter, and with it the answer). It sees what
+ * `formatters.log` made of the value (already a plain, redacted object), which pino-http's wrapper
+ * has passed through pino's standard error serializer when it had a string `message`: that wrapper
+ * calls every object's type `Object` and keeps the original in `raw`, so `raw` is read first.
+ */
+export function serializeError(value: unknown): Record<string, unknown> {
+  if (typeof value === 'object' && value !== null) {
+    const raw = readMember(value, 'raw');
+    if (raw.ok && typeof raw.value === 'object' && raw.value !== null) return describeError(raw.value);
+  }
+  return describeError(value);
+}
+
+/**
  * Without a message, pino uses the message of the logged Error (or of its `err` field) as it is,
  * after this hook has run: give it the cleaned one instead (Nest's exception handler logs that way).
  */
@@ -62,6 +80,12 @@ function withCleanErrorMessage(args: unknown[]): unknown[] {
   // nestjs-pino passes `(object, undefined)` for Nest's `error(message, stack)` calls.
   if (args.length > 2 || args[1] !== undefined) return args;
   const [first] = args;
-  const error = first instanceof Error ? first : typeof first === 'object' && first !== null ? (first as { err?: unknown }).err : undefined;
-  return error instanceof Error ? [first, redactSecrets(error.message)] : args;
+  try {
+    const error = first instanceof Error ? first : typeof first === 'object' && first !== null ? (first as { err?: unknown }).err : undefined;
+    if (!(error instanceof Error)) return args;
+    const message = describeError(error).message;
+    return [first, typeof message === 'string' ? message : ''];
+  } catch {
+    return args; // a throwing getter or proxy: formatters.log describes it safely
+  }
 }

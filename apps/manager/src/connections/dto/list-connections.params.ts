@@ -34,13 +34,14 @@ export function readListParams(query: Readonly<Record<string, unknown>>, maxLimi
   const end = readDate(value('endDate'));
   if (start && end && start.getTime() > end.getTime()) throw Errors.invalidFinalDate();
 
-  const metadata: Record<string, string> = {};
+  // A map without a prototype: on `{}`, `metadata.__proto__=x` set nothing and the filter vanished.
+  const metadata: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const key of Object.keys(query)) {
     const text = value(key);
     if (text === undefined) continue;
     if (key.startsWith('metadata.')) {
       const name = key.slice('metadata.'.length);
-      if (name === '' || name.includes('$')) throw Errors.invalidQueryParameter(key.slice(0, 64));
+      if (!isMetadataKey(name)) throw Errors.invalidQueryParameter(key.slice(0, 64).replaceAll('\u0000', ''));
       metadata[name] = text;
     }
   }
@@ -72,6 +73,14 @@ export function readListParams(query: Readonly<Record<string, unknown>>, maxLimi
       ...(end ? { createdBefore: new Date(end.getTime() + 86_400_000) } : {}),
     },
   };
+}
+
+/**
+ * `$` would be a query operator; U+0000 ends a BSON key; `__proto__` is no key a stored connection
+ * can be found by (parsers and BSON decoders take it for the prototype). All three are refused.
+ */
+function isMetadataKey(name: string): boolean {
+  return name !== '' && !name.includes('$') && !name.includes('\u0000') && name.split('.').every((part) => part !== '__proto__');
 }
 
 function readPositive(text: string | undefined, name: 'page' | 'limit'): number | undefined {

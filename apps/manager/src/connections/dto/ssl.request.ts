@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Errors } from '../../errors/catalogue';
+import { hasNulKey } from '../../http/json-bounds';
 import { optionalObject, optionalString } from './body-fields';
 
 export class SslRequest {
@@ -34,10 +35,14 @@ export function readSsl(body: Record<string, unknown>): SslInput | undefined {
   return ssl;
 }
 
-/** Metadata: any JSON object; an array or scalar does not parse. */
+/**
+ * Metadata: any JSON object (the parse stage bounds its depth); an array or scalar does not parse.
+ * A key with U+0000 is a shape problem on `metadata`: MongoDB refuses to store such a key.
+ */
 export function readMetadata(body: Record<string, unknown>): Record<string, unknown> | undefined {
   const value = body.metadata;
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) throw Errors.parseFailed();
+  if (hasNulKey(value)) throw Errors.fieldProblems([{ field: 'metadata', message: 'metadata keys must not contain NUL characters', required: false }]);
   return value as Record<string, unknown>;
 }

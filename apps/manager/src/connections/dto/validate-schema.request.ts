@@ -46,17 +46,22 @@ export function readValidateSchema(body: Record<string, unknown>): MappedFieldsI
     throw Errors.validationLimitExceeded(`maximum ${VALIDATION_LIMITS.datasources} datasources allowed per validation request`);
   }
   const blank = (s: string) => s.trim() === '';
+  // No database names anything with U+0000; left in, it reaches drivers and the schema cache's keys.
+  const nul = (s: string) => s.includes('\u0000');
   for (const [ds, tables] of mapped) {
     if (blank(ds)) throw Errors.invalidDataRequest('config name cannot be empty or whitespace-only');
+    if (nul(ds)) throw Errors.invalidDataRequest('config name must not contain NUL characters');
     if (tables.size > VALIDATION_LIMITS.tables) {
       throw Errors.validationLimitExceeded(`maximum ${VALIDATION_LIMITS.tables} tables allowed per datasource, got ${tables.size} for '${ds}'`);
     }
     for (const [table, fields] of tables) {
       if (blank(table)) throw Errors.invalidDataRequest(`table name cannot be empty or whitespace-only in datasource '${ds}'`);
+      if (nul(table)) throw Errors.invalidDataRequest(`table name must not contain NUL characters in datasource '${ds}'`);
       if (fields.length > VALIDATION_LIMITS.fields) {
         throw Errors.validationLimitExceeded(`maximum ${VALIDATION_LIMITS.fields} fields allowed per table, got ${fields.length} for '${ds}.${table}'`);
       }
       if (fields.some(blank)) throw Errors.invalidDataRequest(`field name cannot be empty or whitespace-only in '${ds}.${table}'`);
+      if (fields.some(nul)) throw Errors.invalidDataRequest(`field name must not contain NUL characters in '${ds}.${table}'`);
     }
   }
   return mapped;

@@ -71,8 +71,10 @@ function parseFilters(value: unknown): { filters: JobFilters; datasources: strin
   for (const [name, tablesValue] of Object.entries(datasources)) {
     const tables: Record<string, Record<string, FilterCondition>> = {};
     for (const [table, fieldsValue] of Object.entries(object(tablesValue) ?? {})) {
+      if (table.includes('\u0000')) throw new TypeMismatch(); // no store or database takes such a name
       const fields: Record<string, FilterCondition> = {};
       for (const [field, conditionValue] of Object.entries(object(fieldsValue) ?? {})) {
+        if (field.includes('\u0000')) throw new TypeMismatch();
         const condition = parseCondition(conditionValue);
         if (Object.keys(condition).length > 0) put(fields, field, condition);
       }
@@ -83,12 +85,15 @@ function parseFilters(value: unknown): { filters: JobFilters; datasources: strin
   return { filters, datasources: Object.keys(datasources) };
 }
 
-/** Unknown operators are dropped whatever they hold; a known one must hold an array, and an empty one is dropped. */
+/**
+ * Unknown operators are dropped whatever they hold; a known one must hold an array of scalars (the
+ * only values a filter compares a column with), and an empty one is dropped.
+ */
 function parseCondition(value: unknown): FilterCondition {
   const condition: Record<string, readonly unknown[]> = {};
   for (const [op, values] of Object.entries(object(value) ?? {})) {
     if (!OPERATORS.has(op) || values === null || values === undefined) continue;
-    if (!Array.isArray(values)) throw new TypeMismatch();
+    if (!Array.isArray(values) || !values.every(isScalar)) throw new TypeMismatch();
     if (values.length > 0) put(condition, op, values);
   }
   return condition;
@@ -99,6 +104,10 @@ function object(value: unknown): Record<string, unknown> | undefined {
   if (value === null || value === undefined) return undefined;
   if (typeof value !== 'object' || Array.isArray(value)) throw new TypeMismatch();
   return value as Record<string, unknown>;
+}
+
+function isScalar(value: unknown): boolean {
+  return value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
 function stringArray(value: unknown): readonly string[] {

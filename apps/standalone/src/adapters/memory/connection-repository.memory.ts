@@ -107,7 +107,8 @@ function matches(record: ConnectionRecord, filter: ConnectionListFilter): boolea
   if (filter.createdFrom !== undefined && record.createdAt.getTime() < filter.createdFrom.getTime()) return false;
   if (filter.createdBefore !== undefined && record.createdAt.getTime() >= filter.createdBefore.getTime()) return false;
   for (const [key, value] of Object.entries(filter.metadata ?? {})) {
-    if (record.metadata?.[key] !== value) return false;
+    // Own keys only: `constructor` must not find Object's own constructor.
+    if (!record.metadata || !Object.hasOwn(record.metadata, key) || record.metadata[key] !== value) return false;
   }
   return true;
 }

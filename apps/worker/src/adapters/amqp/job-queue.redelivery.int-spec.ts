@@ -110,7 +110,7 @@ describe('Worker redelivery against a real RabbitMQ and the MongoDB test server'
     const outbox = new JobOutbox(store, events, settings, clock);
     const registry = new MemoryConnectorRegistry().register('memory', new MemoryConnectorFactory(new TemplateConnector({ rows: { users: [{ id: 1n }] } })));
     const resolver = new StaticConnectionResolver([
-      { descriptor: { configName: 'crm', type: 'memory', host: 'h', port: 1, databaseName: 'crm', userName: 'u' }, internal: false, secretValues: [] },
+      { descriptor: { configName: 'crm', type: 'memory', host: 'h', port: 1, databaseName: 'crm', userName: 'u' }, internal: false, secretValues: [], productName: 'it' },
     ]);
     const run = new RunJobHandler(store, resolver, new InMemoryResultStore(), registry, settings, clock, outbox, metrics);
     const fail = new FailPendingJobHandler(store, clock, outbox);
@@ -151,7 +151,7 @@ describe('Worker redelivery against a real RabbitMQ and the MongoDB test server'
 
   const seedPending = async () => {
     const jobId = randomUUID();
-    await db.collection('job').insertOne({ _id: uuidToBinary(jobId), status: 'pending', dedup_active: true, metadata: { source: 'it' }, created_at: new Date() } as never);
+    await db.collection('job').insertOne({ _id: uuidToBinary(jobId), status: 'pending', dedup_active: true, mapped_fields: { crm: { users: ['id'] } }, metadata: { source: 'it' }, created_at: new Date() } as never);
     return jobId;
   };
   const job = (jobId: string) => db.collection('job').findOne({ _id: uuidToBinary(jobId) } as never);

@@ -1,6 +1,6 @@
 /**
  * What became of a job delivery, in the Worker's terms. The transport decides what that means for
- * the message (acknowledged, dead-lettered, republished); nothing under `jobs/` knows the broker.
+ * the message (acknowledged, dead-lettered, republished): `jobs/` never settles a message itself.
  */
 export type DeliveryOutcome =
   /** The delivery did its part (the job ran, or already had, or runs elsewhere): nothing left to do with it. */

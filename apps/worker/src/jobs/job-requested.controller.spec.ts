@@ -8,13 +8,14 @@ import { FakeClock } from '../testing/fake-clock';
 import { FailPendingJobCommand } from './commands/fail-pending-job.command';
 import { RunJobCommand } from './commands/run-job.command';
 import { JobRequestedController } from './job-requested.controller';
-import type { JobOutcome, JobSettings } from './job-settings';
+import type { JobOutcome } from './delivery-outcome';
+import type { JobSettings } from './job-settings';
 import { MessageVerifier } from './message-verifier';
 
 const JOB = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 
 describe(JobRequestedController.name, () => {
-  const setup = (outcome: JobOutcome | Error = { settle: 'ack' }) => {
+  const setup = (outcome: JobOutcome | Error = { kind: 'handled' }) => {
     const ring = KeyRing.create({ current: { version: '1', key: randomBytes(32) } });
     const clock = new FakeClock('2026-03-01T10:00:00Z');
     const sleeps: number[] = [];
@@ -42,21 +43,21 @@ describe(JobRequestedController.name, () => {
 
   it('runs a verified message and acks as the command says', async () => {
     const { sut, message, executed } = setup();
-    expect(await sut.onJobRequested(message())).toBe('ack');
+    expect(await sut.onJobRequested(message())).toEqual({ kind: 'handled' });
     expect(executed[0]).toBeInstanceOf(RunJobCommand);
     expect((executed[0] as RunJobCommand).delivery).toMatchObject({ tenantHeader: '' });
   });
 
   it('dead-letters and counts what the command says to', async () => {
-    const { sut, message, rejected } = setup({ settle: 'dead-letter', reason: 'engine_unavailable' });
-    expect(await sut.onJobRequested(message())).toBe('dead-letter');
+    const { sut, message, rejected } = setup({ kind: 'refused', reason: 'engine_unavailable' });
+    expect(await sut.onJobRequested(message())).toEqual({ kind: 'refused', reason: 'engine_unavailable' });
     expect(await rejected('engine_unavailable')).toBe(1);
   });
 
   it('retries a delivery whose infrastructure failed before the job was settled, after a growing delay', async () => {
     const { sut, message, rejected, retried, sleeps } = setup(new Error('mongo down'));
-    expect(await sut.onJobRequested(message())).toBe('retry');
-    expect(await sut.onJobRequested(message((h) => ({ ...h, 'x-retry-count': 2 })))).toBe('retry');
+    expect(await sut.onJobRequested(message())).toEqual({ kind: 'try-again' });
+    expect(await sut.onJobRequested(message((h) => ({ ...h, 'x-retry-count': 2 })))).toEqual({ kind: 'try-again' });
     expect(sleeps).toEqual([1_000, 4_000]);
     expect(await retried()).toBe(2);
     expect(await rejected('internal')).toBe(0);
@@ -64,7 +65,7 @@ describe(JobRequestedController.name, () => {
 
   it('after the last retry, fails the still-pending job and dead-letters the delivery as internal', async () => {
     const { sut, message, executed, rejected, sleeps } = setup(new Error('mongo down'));
-    expect(await sut.onJobRequested(message((h) => ({ ...h, 'x-retry-count': 3 })))).toBe('dead-letter');
+    expect(await sut.onJobRequested(message((h) => ({ ...h, 'x-retry-count': 3 })))).toEqual({ kind: 'refused', reason: 'internal' });
     expect(sleeps).toEqual([]);
     expect(executed[1]).toBeInstanceOf(FailPendingJobCommand);
     expect(executed[1]).toMatchObject({ jobId: JOB, error: 'process failed: infrastructure unavailable after 4 delivery attempts' });
@@ -73,20 +74,20 @@ describe(JobRequestedController.name, () => {
 
   it('does not retry a delivery whose retry count is not a count', async () => {
     const { sut, message, rejected } = setup(new Error('mongo down'));
-    expect(await sut.onJobRequested(message((h) => ({ ...h, 'x-retry-count': -5 })))).toBe('dead-letter');
+    expect(await sut.onJobRequested(message((h) => ({ ...h, 'x-retry-count': -5 })))).toEqual({ kind: 'refused', reason: 'internal' });
     expect(await rejected('internal')).toBe(1);
   });
 
   it('dead-letters a forged message without running anything', async () => {
     const { sut, message, executed, rejected } = setup();
-    expect(await sut.onJobRequested(message((h) => ({ ...h, 'x-message-signature': '00' })))).toBe('dead-letter');
+    expect(await sut.onJobRequested(message((h) => ({ ...h, 'x-message-signature': '00' })))).toEqual({ kind: 'refused', reason: 'mismatch' });
     expect(executed).toEqual([]);
     expect(await rejected('mismatch')).toBe(1);
   });
 
   it('fails the job of an authentic expired message, then dead-letters it', async () => {
     const { sut, message, executed, clock, rejected } = setup();
-    expect(await sut.onJobRequested(message((h) => h, new Date(clock.now().getTime() - 301_000)))).toBe('dead-letter');
+    expect(await sut.onJobRequested(message((h) => h, new Date(clock.now().getTime() - 301_000)))).toEqual({ kind: 'refused', reason: 'expired' });
     expect(executed).toHaveLength(1);
     expect(executed[0]).toBeInstanceOf(FailPendingJobCommand);
     expect(executed[0]).toMatchObject({ jobId: JOB, error: 'message expired before processing' });
@@ -95,7 +96,7 @@ describe(JobRequestedController.name, () => {
 
   it('fails the job of an authentic message signed in the future (clock skew), then dead-letters it', async () => {
     const { sut, message, executed, clock, rejected } = setup();
-    expect(await sut.onJobRequested(message((h) => h, new Date(clock.now().getTime() + 120_000)))).toBe('dead-letter');
+    expect(await sut.onJobRequested(message((h) => h, new Date(clock.now().getTime() + 120_000)))).toEqual({ kind: 'refused', reason: 'future_timestamp' });
     expect(executed).toHaveLength(1);
     expect(executed[0]).toBeInstanceOf(FailPendingJobCommand);
     expect(executed[0]).toMatchObject({ jobId: JOB, error: 'message timestamp is in the future: the clocks of the Manager and the Worker differ by more than 30 s' });
@@ -105,7 +106,7 @@ describe(JobRequestedController.name, () => {
   it('leaves the job alone when a future-dated message is not authentic', async () => {
     const { sut, message, executed, clock } = setup();
     const forged = message((h) => ({ ...h, 'x-message-signature': 'ab'.repeat(32) }), new Date(clock.now().getTime() + 120_000));
-    expect(await sut.onJobRequested(forged)).toBe('dead-letter');
+    expect(await sut.onJobRequested(forged)).toMatchObject({ kind: 'refused' });
     expect(executed).toEqual([]);
   });
 });

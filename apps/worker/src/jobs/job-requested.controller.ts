@@ -9,13 +9,14 @@ import { WorkerMetrics } from '../metrics/worker-metrics';
 import { EXPIRED_MESSAGE_ERROR, FUTURE_MESSAGE_ERROR } from './commands/fail-pending-job.handler';
 import { FailPendingJobCommand } from './commands/fail-pending-job.command';
 import { RunJobCommand } from './commands/run-job.command';
-import type { Settlement } from './job-settings';
+import { type DeliveryOutcome, HANDLED, refused, TRY_AGAIN } from './delivery-outcome';
 import { MessageVerifier } from './message-verifier';
 import { RETRY_POLICY, type RetryPolicy, retriesExhaustedError, retryCountOf, retryDelayMs } from './redelivery';
 
 /**
- * Turns a delivery into a command, and the command's outcome into how the delivery is settled.
- * Every genuine message ends its job: run, retried (bounded), or its still-pending job failed.
+ * Turns a delivery into a command, and says what became of the delivery; the transport settles the
+ * message accordingly. Every genuine message ends its job: run, tried again (bounded), or its
+ * still-pending job failed.
  */
 @Controller()
 export class JobRequestedController {
@@ -29,7 +30,7 @@ export class JobRequestedController {
   ) {}
 
   @EventPattern(JOB_REQUESTED)
-  async onJobRequested(@Payload() msg: ConsumeMessage): Promise<Settlement> {
+  async onJobRequested(@Payload() msg: ConsumeMessage): Promise<DeliveryOutcome> {
     const headers = (msg.properties.headers ?? {}) as Record<string, unknown>;
     const rawRequestId = headers['X-Request-Id'];
     const requestId = typeof rawRequestId === 'string' && rawRequestId !== '' ? rawRequestId : uuidv7();
@@ -48,22 +49,22 @@ export class JobRequestedController {
       const outcome = await this.commands.execute(
         new RunJobCommand({ body: msg.content, headers, tenantHeader: verified.tenantId, requestId, receivedAt: new Date() }),
       );
-      return outcome.settle === 'ack' ? 'ack' : this.#reject(outcome.reason ?? 'internal');
+      return outcome.kind === 'handled' ? HANDLED : this.#reject(outcome.reason);
     } catch {
       // Infrastructure failed before the job could be settled (the database, say).
       return this.#retryOrGiveUp(msg, headers, requestId);
     }
   }
 
-  /** Retries a while, with a growing wait; then fails the job if it is still pending, and dead-letters. */
-  async #retryOrGiveUp(msg: ConsumeMessage, headers: Record<string, unknown>, requestId: string): Promise<Settlement> {
+  /** Tries again a while, with a growing wait; then fails the job if it is still pending, and refuses the delivery. */
+  async #retryOrGiveUp(msg: ConsumeMessage, headers: Record<string, unknown>, requestId: string): Promise<DeliveryOutcome> {
     const policy = this.retry;
     const count = retryCountOf(headers);
     if (count !== undefined && count < policy.maxRetries) {
       this.#log.warn(`job message could not be handled, request ${requestId}; retry ${count + 1} of ${policy.maxRetries}`);
       await policy.sleep(retryDelayMs(count, policy));
       this.metrics.messagesRetried.inc();
-      return 'retry';
+      return TRY_AGAIN;
     }
     this.#log.error(`job message could not be handled, request ${requestId}; no retry left`);
     // Usually the store is still down and this write fails too; the Manager's sweep then ends the job.
@@ -75,8 +76,8 @@ export class JobRequestedController {
     await this.commands.execute(new FailPendingJobCommand(jobIdOfBody(msg.content).toLowerCase(), requestId, error));
   }
 
-  #reject(reason: string): Settlement {
+  #reject(reason: string): DeliveryOutcome {
     this.metrics.messagesRejected.inc({ reason });
-    return 'dead-letter';
+    return refused(reason);
   }
 }

@@ -28,12 +28,3 @@ export interface JobDelivery {
   readonly requestId: string;
   readonly receivedAt: Date;
 }
-
-/** `retry`: republish the same signed message with `x-retry-count` one higher, confirmed, then ack this one. */
-export type Settlement = 'ack' | 'dead-letter' | 'retry';
-
-export interface JobOutcome {
-  readonly settle: Settlement;
-  /** Why a delivery is dead-lettered (a metric label). */
-  readonly reason?: string;
-}

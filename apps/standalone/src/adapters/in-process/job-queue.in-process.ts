@@ -2,13 +2,14 @@ import { type CustomTransportStrategy, Server } from '@nestjs/microservices';
 import type { ConsumeMessage } from 'amqplib';
 import { lastValueFrom } from 'rxjs';
 import { JOB_REQUESTED, JobQueueContext } from '../../../../worker/src/adapters/amqp/job-queue.transport';
+import { settlementOf } from '../../../../worker/src/adapters/amqp/settlement';
 import type { InProcessWorkQueue, QueuedMessage, Settlement } from './work-queue';
 
 /**
  * The Worker's transport over the in-process work queue. Each delivery reaches the Worker's
  * `@EventPattern` handler shaped as the AMQP delivery it would get from RabbitMQ (body bytes,
  * headers, default exchange, routing key = work queue), so the same signature verification and the
- * same job handler run; the handler's answer settles the delivery.
+ * same job handler run; what the handler says became of the delivery settles it, as over AMQP.
  */
 export class InProcessJobQueueTransport extends Server implements CustomTransportStrategy {
   readonly #listeners = new Map<string, ((...args: unknown[]) => unknown)[]>();
@@ -50,9 +51,9 @@ export class InProcessJobQueueTransport extends Server implements CustomTranspor
     if (!handler) return 'dead-letter';
     const delivery = asDelivery(message, ++this.#deliveryTag);
     const outcome: unknown = await lastValueFrom(this.transformToObservable(await handler(delivery, new JobQueueContext([delivery]))), {
-      defaultValue: 'dead-letter',
+      defaultValue: undefined,
     });
-    return outcome === 'ack' || outcome === 'retry' ? outcome : 'dead-letter';
+    return settlementOf(outcome);
   }
 }
 

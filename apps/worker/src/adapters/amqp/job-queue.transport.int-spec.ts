@@ -58,7 +58,7 @@ describe('job consumer and event publisher tracing against a real RabbitMQ', () 
       if (telemetry) observabilityFromTracer(telemetry.tracer).startSpan('engine.extraction.execute').end();
       await publisher.publish({ routingKey: 'job.completed', body: Buffer.from('{}'), headers: { 'ce-subject': String(msg.properties.headers?.jobId) } });
       handled.push(msg);
-      return 'ack';
+      return { kind: 'handled' };
     }, true);
     await new Promise<void>((resolve, reject) => transport.listen((error?: unknown) => (error ? reject(error instanceof Error ? error : new Error('listen failed')) : resolve())));
     channel.sendToQueue(queue, Buffer.from('{}'), { headers });

@@ -5,10 +5,10 @@ import type { Channel, ConsumeMessage } from 'amqplib';
 import { Logger } from '@nestjs/common';
 import { extractTraceContext, type ReadinessProbe, SpanKind, type Telemetry } from '@fetcher/platform';
 import { lastValueFrom } from 'rxjs';
-import type { Settlement } from '../../jobs/job-settings';
 import { nextRetryHeaders } from '../../jobs/redelivery';
 import { traced } from '@fetcher/platform';
 import { DEFAULT_GATE_INTERVALS, DependencyGate } from './dependency-gate';
+import { type Settlement, settlementOf } from './settlement';
 
 /** The one pattern the work queue carries. */
 export const JOB_REQUESTED = 'fetcher.job.requested';
@@ -40,10 +40,11 @@ export interface JobQueueOptions {
 /**
  * A Nest microservice transport over the work queue that hands the raw delivery (body bytes and
  * headers, which the signature covers) to an `@EventPattern` handler and keeps acks manual. The
- * handler returns how to settle; this class settles every delivery exactly once, and never requeues.
- * `retry` republishes the same body and headers (so the signature still verifies) to the work queue
- * through the default exchange with `x-retry-count` one higher, and acks the original only once the
- * broker confirmed the copy; a copy the broker refused dead-letters the original instead.
+ * handler returns what became of the delivery; this class settles every delivery exactly once by it
+ * (handled: ack, refused: dead-letter, try again: retry), and never requeues. A retry republishes
+ * the same body and headers (so the signature still verifies) to the work queue through the default
+ * exchange with `x-retry-count` one higher, and acks the original only once the broker confirmed the
+ * copy; a copy the broker refused dead-letters the original instead.
  */
 export class JobQueueTransport extends Server implements CustomTransportStrategy {
   #channel: ChannelWrapper | undefined;
@@ -157,9 +158,9 @@ export class JobQueueTransport extends Server implements CustomTransportStrategy
       const handler = this.getHandlerByPattern(JOB_REQUESTED);
       if (!handler) return 'dead-letter';
       const outcome: unknown = await lastValueFrom(this.transformToObservable(await handler(msg, new JobQueueContext([msg]))), {
-        defaultValue: 'dead-letter',
+        defaultValue: undefined,
       });
-      return outcome === 'ack' || outcome === 'retry' ? outcome : 'dead-letter';
+      return settlementOf(outcome);
     } catch {
       return 'dead-letter'; // an unexpected throw: the process keeps running, the message goes to the DLQ
     }

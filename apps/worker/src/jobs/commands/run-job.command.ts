@@ -1,7 +1,8 @@
 import { Command } from '@nestjs/cqrs';
-import type { JobDelivery, JobOutcome } from '../job-settings';
+import type { JobOutcome } from '../delivery-outcome';
+import type { JobDelivery } from '../job-settings';
 
-/** Run (or settle) the job a verified message asks for; the result says how to settle the delivery. */
+/** Run (or otherwise settle) the job a verified message asks for; the result says what became of the delivery. */
 export class RunJobCommand extends Command<JobOutcome> {
   constructor(readonly delivery: JobDelivery) {
     super();

@@ -74,14 +74,14 @@ describe(RunJobHandler.name, () => {
   /** These deliveries never fail on infrastructure, so no retry is ever due. */
   const NO_RETRY: RetryPolicy = { maxRetries: 0, baseDelayMs: 0, maxDelayMs: 0, sleep: () => Promise.resolve() };
 
-  /** The handler behind the real controller: a signed delivery of `body` is settled, counted and logged as in production. */
+  /** The handler behind the real controller: a signed delivery of `body` is answered, counted and logged as in production. */
   const deliver = async (world: ReturnType<typeof setup>, body: Buffer) => {
     const commands = { execute: (command: RunJobCommand) => world.sut.execute(command) } as unknown as CommandBus;
     const controller = new JobRequestedController(new MessageVerifier(world.settings, { allowLegacyBodySignature: false }, world.clock), commands, world.metrics, NO_RETRY);
     const headers = envelopeHeaders({ key: world.ring.current().internalHmac, tenantId: '', exchange: '', routingKey: 'q', body, jobId: jobIdOfBody(body), now: world.clock.now() });
-    const settlement = await controller.onJobRequested({ content: body, fields: { exchange: '', routingKey: 'q' }, properties: { headers } } as unknown as ConsumeMessage);
+    const outcome = await controller.onJobRequested({ content: body, fields: { exchange: '', routingKey: 'q' }, properties: { headers } } as unknown as ConsumeMessage);
     const rejected = Object.fromEntries((await world.metrics.messagesRejected.get()).values.map((v) => [v.labels.reason, v.value]));
-    return { settlement, rejected };
+    return { outcome, rejected };
   };
 
   const message = (jobId: string, extra: Record<string, unknown> = {}) =>
@@ -97,7 +97,7 @@ describe(RunJobHandler.name, () => {
     const { sut, jobs, results, publisher, ring, factory } = setup();
     const jobId = randomUUID();
     jobs.add(jobId);
-    expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+    expect(await sut.execute(message(jobId))).toEqual({ kind: 'handled' });
 
     const object = results.objects.get(`results/external-data/${jobId}.json`) as Buffer;
     const raw = Buffer.from(object.toString('latin1'), 'base64');
@@ -132,7 +132,7 @@ describe(RunJobHandler.name, () => {
       const jobId = randomUUID();
       jobs.add(jobId);
       const swapped = message(jobId, { mappedFields: { billing: { invoices: ['id', 'total'] } }, metadata: { source: 'ledger' } });
-      expect(await sut.execute(swapped)).toEqual({ settle: 'ack' });
+      expect(await sut.execute(swapped)).toEqual({ kind: 'handled' });
       expect(plaintextOf(results, ring, jobId)).toBe('{"crm":{"users":[{"id":1,"name":"Ada"},{"id":2,"name":"Grace"}]}}');
       expect(JSON.parse(publisher.published[0].body.toString()).metadata).toEqual({ source: 'reporter' });
     });
@@ -149,7 +149,7 @@ describe(RunJobHandler.name, () => {
       const { sut, jobs, factory, publisher } = setup();
       const jobId = randomUUID();
       jobs.add(jobId, 'pending', { mappedFields: { billing: { invoices: ['id'] } } });
-      expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(await sut.execute(message(jobId))).toEqual({ kind: 'handled' });
       const error = "FET-1016: Connection 'billing' does not belong to the product identified by source 'reporter'";
       expect(jobs.jobs.get(jobId)).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error }) });
       expect(factory.buildCount).toBe(0);
@@ -160,7 +160,7 @@ describe(RunJobHandler.name, () => {
       const { sut, jobs, results, ring } = setup();
       const jobId = randomUUID();
       jobs.add(jobId, 'pending', { mappedFields: { shared: { invoices: ['id'] } } });
-      expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(await sut.execute(message(jobId))).toEqual({ kind: 'handled' });
       expect(plaintextOf(results, ring, jobId)).toBe('{"shared":{"invoices":[{"id":7}]}}');
     });
 
@@ -168,7 +168,7 @@ describe(RunJobHandler.name, () => {
       const { sut, jobs } = setup();
       const jobId = randomUUID();
       jobs.add(jobId, 'pending', { mappedFields: undefined });
-      expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(await sut.execute(message(jobId))).toEqual({ kind: 'handled' });
       expect(jobs.jobs.get(jobId)?.metadata.error).toBe('FET-0052: mappedFields cannot be empty');
     });
   });
@@ -209,24 +209,24 @@ describe(RunJobHandler.name, () => {
     const jobId = randomUUID();
     jobs.add(jobId);
     publisher.failWith = new Error('broker down');
-    expect(await sut.execute(message(jobId))).toEqual({ settle: 'dead-letter', reason: 'event_publish' });
+    expect(await sut.execute(message(jobId))).toEqual({ kind: 'refused', reason: 'event_publish' });
     expect(jobs.jobs.get(jobId)?.metadata.terminalEventPending).toBe(true);
     publisher.failWith = undefined;
-    expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+    expect(await sut.execute(message(jobId))).toEqual({ kind: 'handled' });
     expect(publisher.ids()).toEqual([`fetcher.job.completed.${jobId}`]);
     expect(jobs.terminalWrites).toHaveLength(1);
   });
 
   it('dead-letters a message for a job that does not exist (FET-0067)', async () => {
     const { sut } = setup();
-    expect(await sut.execute(message(randomUUID()))).toEqual({ settle: 'dead-letter', reason: 'job_not_found' });
+    expect(await sut.execute(message(randomUUID()))).toEqual({ kind: 'refused', reason: 'job_not_found' });
   });
 
   it('fails the job with the engine text, redacts secrets, emits job.failed and dead-letters (engine errors are retryable)', async () => {
     const { sut, jobs, publisher } = setup({ rows: ROWS, queryErr: new Error('connection to 10.0.0.5:5432 refused for s3cret-pass') });
     const jobId = randomUUID();
     jobs.add(jobId);
-    expect(await sut.execute(message(jobId))).toEqual({ settle: 'dead-letter', reason: 'engine_unavailable' });
+    expect(await sut.execute(message(jobId))).toEqual({ kind: 'refused', reason: 'engine_unavailable' });
     expect(jobs.jobs.get(jobId)?.metadata.error).toBe('engine extraction: engine: [unavailable] failed to query datasource');
     const payload = JSON.parse(publisher.published[0].body.toString());
     expect(payload).toEqual({ jobId, metadata: { source: 'reporter', error: { message: 'engine extraction: engine: [unavailable] failed to query datasource' } }, status: 'failed' });
@@ -245,7 +245,7 @@ describe(RunJobHandler.name, () => {
     const { sut, jobs } = setup();
     const jobId = randomUUID();
     jobs.add(jobId, 'pending', { mappedFields: { nobody: { t: ['a'] } } });
-    expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+    expect(await sut.execute(message(jobId))).toEqual({ kind: 'handled' });
     expect(jobs.jobs.get(jobId)?.metadata.error).toBe('No connections found for config names');
   });
 
@@ -262,7 +262,7 @@ describe(RunJobHandler.name, () => {
     const outcome = await sut.execute(
       new RunJobCommand({ body: Buffer.from(body.replace('%ID%', jobId)), headers: { jobId }, tenantHeader: '', requestId: 'r', receivedAt: new Date() }),
     );
-    expect(outcome).toEqual({ settle: 'ack' });
+    expect(outcome).toEqual({ kind: 'handled' });
     expect(jobs.jobs.get(jobId)).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error }) });
     expect(JSON.parse(publisher.published[0].body.toString())).toEqual({ jobId, metadata: { source: 'reporter', requestedBy: 'ops', error: { message: error } }, status: 'failed' });
   });
@@ -282,8 +282,8 @@ describe(RunJobHandler.name, () => {
       const world = setup();
       const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
       try {
-        const { settlement, rejected } = await deliver(world, body);
-        expect(settlement).toBe('dead-letter');
+        const { outcome, rejected } = await deliver(world, body);
+        expect(outcome).toEqual({ kind: 'refused', reason });
         expect(rejected).toEqual({ [reason]: 1 });
         const lines = warn.mock.calls.map((call) => String(call[0]));
         expect(lines).toEqual([expect.stringContaining(`message rejected (${reason})`)]);
@@ -298,8 +298,8 @@ describe(RunJobHandler.name, () => {
       const world = setup();
       const jobId = randomUUID();
       world.jobs.add(jobId, 'completed');
-      const { settlement, rejected } = await deliver(world, Buffer.from(`{"jobId":"${jobId}","mappedFields":{}}`));
-      expect(settlement).toBe('dead-letter');
+      const { outcome, rejected } = await deliver(world, Buffer.from(`{"jobId":"${jobId}","mappedFields":{}}`));
+      expect(outcome).toEqual({ kind: 'refused', reason: 'malformed_mapped_fields' });
       expect(rejected).toEqual({ malformed_mapped_fields: 1 });
       expect(world.jobs.jobs.get(jobId)?.status).toBe('completed');
     });
@@ -309,7 +309,7 @@ describe(RunJobHandler.name, () => {
     const { sut, jobs, clock, metrics } = setup();
     const jobId = randomUUID();
     jobs.add(jobId, 'processing', { lease: { token: 'old', owner: 'dead:1:x', expiresAt: new Date(clock.now().getTime() - 1) } });
-    expect(await sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+    expect(await sut.execute(message(jobId))).toEqual({ kind: 'handled' });
     expect(jobs.jobs.get(jobId)?.status).toBe('completed');
     expect((await metrics.leaseTakeovers.get()).values[0].value).toBe(1);
   });
@@ -329,7 +329,7 @@ describe(RunJobHandler.name, () => {
         return new Promise<void>(() => undefined); // the owner never finishes during this test
       };
       const { jobId } = leased(world);
-      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(await world.sut.execute(message(jobId))).toEqual({ kind: 'handled' });
       expect(world.jobs.jobs.get(jobId)?.status).toBe('processing');
       expect(world.jobs.terminalWrites).toHaveLength(0);
     }, 2_000);
@@ -337,7 +337,7 @@ describe(RunJobHandler.name, () => {
     it('is taken over, outside any delivery, once its owner stops renewing (the owner died)', async () => {
       const world = setup();
       const { jobId } = leased(world);
-      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(await world.sut.execute(message(jobId))).toEqual({ kind: 'handled' });
       expect(world.jobs.jobs.get(jobId)?.status).toBe('processing');
       await world.sut.watchesSettled();
       expect(world.jobs.jobs.get(jobId)?.status).toBe('completed');
@@ -354,7 +354,7 @@ describe(RunJobHandler.name, () => {
         await sleep(ms);
         if (world.sleeps.length === 2) job.status = 'completed';
       };
-      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(await world.sut.execute(message(jobId))).toEqual({ kind: 'handled' });
       await world.sut.watchesSettled();
       expect(world.sleeps).toEqual([5000, 5000]);
       expect(world.jobs.terminalWrites).toHaveLength(0);
@@ -368,7 +368,7 @@ describe(RunJobHandler.name, () => {
         job.lease = { token: 'live', owner: 'other:1:x', expiresAt: new Date(world.clock.now().getTime() + 60_000) };
         return find(id);
       };
-      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(await world.sut.execute(message(jobId))).toEqual({ kind: 'handled' });
       await world.sut.watchesSettled();
       expect(world.sleeps.reduce((a, b) => a + b, 0)).toBe(75_000);
       expect(job.status).toBe('processing');
@@ -377,7 +377,7 @@ describe(RunJobHandler.name, () => {
     it('is acked at once, without a watch, when this Worker holds the lease itself', async () => {
       const world = setup();
       const { jobId } = leased(world, world.settings.leaseOwner);
-      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      expect(await world.sut.execute(message(jobId))).toEqual({ kind: 'handled' });
       await world.sut.watchesSettled();
       expect(world.sleeps).toEqual([]);
     });
@@ -390,7 +390,7 @@ describe(RunJobHandler.name, () => {
         return new Promise<void>(() => undefined);
       };
       const { jobId } = leased(world);
-      for (let i = 0; i < 3; i++) expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'ack' });
+      for (let i = 0; i < 3; i++) expect(await world.sut.execute(message(jobId))).toEqual({ kind: 'handled' });
       expect(waits).toEqual([5000]);
     }, 2_000);
   });
@@ -406,7 +406,7 @@ describe(RunJobHandler.name, () => {
       const jobId = randomUUID();
       world.jobs.add(jobId, 'pending', { metadata: bulky });
       world.jobs.refuseTerminal = tooLarge;
-      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'dead-letter', reason: 'terminal_write_refused' });
+      expect(await world.sut.execute(message(jobId))).toEqual({ kind: 'refused', reason: 'terminal_write_refused' });
       expect(world.jobs.jobs.get(jobId)).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error: bare }) });
       expect(world.jobs.jobs.get(jobId)?.lease).toBeUndefined();
       expect(JSON.parse(world.publisher.published[0].body.toString())).toEqual({ jobId, metadata: { source: 'reporter', error: { message: bare } }, status: 'failed' });
@@ -418,7 +418,7 @@ describe(RunJobHandler.name, () => {
       const jobId = randomUUID();
       world.jobs.add(jobId, 'pending', { metadata: bulky });
       world.jobs.refuseTerminal = tooLarge;
-      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'dead-letter', reason: 'terminal_write_refused' });
+      expect(await world.sut.execute(message(jobId))).toEqual({ kind: 'refused', reason: 'terminal_write_refused' });
       expect(world.jobs.jobs.get(jobId)).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error: bare }) });
       expect(world.publisher.ids()).toEqual([`fetcher.job.failed.${jobId}`]);
     });
@@ -428,7 +428,7 @@ describe(RunJobHandler.name, () => {
       const jobId = randomUUID();
       world.jobs.add(jobId);
       world.jobs.refuseTerminal = () => true;
-      expect(await world.sut.execute(message(jobId))).toEqual({ settle: 'dead-letter', reason: 'terminal_write' });
+      expect(await world.sut.execute(message(jobId))).toEqual({ kind: 'refused', reason: 'terminal_write' });
       expect(world.jobs.jobs.get(jobId)?.status).toBe('processing');
     });
   });
@@ -444,7 +444,7 @@ describe(RunJobHandler.name, () => {
     const jobId = randomUUID();
     jobs.add(jobId);
     const outcome = await sut.execute(message(jobId));
-    expect(outcome).toEqual({ settle: 'ack' });
+    expect(outcome).toEqual({ kind: 'handled' });
     expect(jobs.terminalWrites).toHaveLength(0);
     expect(publisher.published).toHaveLength(0);
   });
@@ -455,7 +455,7 @@ describe(RunJobHandler.name, () => {
     jobs.add(jobId);
     const cmd = message(jobId);
     const outcome = await sut.execute(new RunJobCommand({ ...cmd.delivery, tenantHeader: 'a/b' }));
-    expect(outcome).toEqual({ settle: 'ack' });
+    expect(outcome).toEqual({ kind: 'handled' });
     expect(jobs.jobs.get(jobId)?.metadata.error).toBe('FET-0066: tenant id is not valid in an object key');
   });
 
@@ -474,7 +474,7 @@ describe(RunJobHandler.name, () => {
     results.failNext('putObject', 3);
     const jobId = randomUUID();
     jobs.add(jobId);
-    expect(await sut.execute(message(jobId))).toEqual({ settle: 'dead-letter', reason: 'engine_unavailable' });
+    expect(await sut.execute(message(jobId))).toEqual({ kind: 'refused', reason: 'engine_unavailable' });
     expect(jobs.jobs.get(jobId)?.metadata.error).toBe('engine extraction: engine: [unavailable] failed to persist extraction result');
     expect(results.objects.size).toBe(0);
     expect(readdirSync(spoolDir)).toEqual([]);

@@ -4,6 +4,31 @@
 import tseslint from 'typescript-eslint';
 import boundaries from 'eslint-plugin-boundaries';
 
+/**
+ * no-restricted-imports for one app: never the apps in `never`, no path inside another workspace
+ * (`@fetcher/manager/src/...`, `.../libs/...`), no test server; `@fetcher/manager/testing` in specs only.
+ */
+function appImportRules(app, never) {
+  const patterns = (specs) => [
+    ...(never.length > 0 ? [{ group: never.flatMap((name) => [name, `${name}/**`]), message: 'Apps never import each other; only apps/standalone embeds the Manager and the Worker.' }] : []),
+    {
+      group: ['@fetcher/*/src', '@fetcher/*/src/**', '@fetcher/*/dist', '@fetcher/*/dist/**', '**/libs/**', '**/apps/**'],
+      message: 'Import other workspaces by package name, never their internals (docs/architecture.md, "Import rules").',
+    },
+    {
+      group: ['@fetcher/manager/*', '@fetcher/worker/*', ...(specs ? ['!@fetcher/manager/testing'] : [])],
+      message: 'An app is imported only through its public entry (src/index.ts); @fetcher/manager/testing is for specs.',
+    },
+    { group: ['@fetcher/mongo-test-server'], message: 'The Mongo test server is test infrastructure only.' },
+  ];
+  const files = [`apps/${app}/**/*.ts`];
+  const specs = [`apps/${app}/**/*.spec.ts`, `apps/${app}/**/*.int-spec.ts`];
+  return [
+    { files, ignores: specs, rules: { 'no-restricted-imports': ['error', { patterns: patterns(false) }] } },
+    { files: specs, rules: { 'no-restricted-imports': ['error', { patterns: patterns(true) }] } },
+  ];
+}
+
 const IO_BUILTINS = ['fs', 'net', 'tls', 'http', 'https', 'http2', 'dgram', 'dns', 'child_process', 'cluster', 'worker_threads', 'module', 'vm'];
 
 export default tseslint.config(
@@ -43,10 +68,6 @@ export default tseslint.config(
             { from: { element: { type: 'platform' } }, disallow: { to: { element: { types: { anyOf: ['engine', 'connectors', 'app', 'tool', 'e2e', 'bench'] } } } } },
             { from: { element: { type: 'app' } }, disallow: { to: { element: { types: { anyOf: ['app', 'tool', 'e2e', 'bench'] } } } } },
             { from: { element: { type: 'app', captured: { app: '{{ from.captured.app }}' } } }, allow: { to: { element: { type: 'app', captured: { app: '{{ from.captured.app }}' } } } } },
-            // The one exception: apps/standalone composes the Manager and the Worker in one process
-            // on embedded adapters, so it imports their modules, ports and config loaders. Nothing
-            // imports apps/standalone, and the Manager and the Worker still never import each other.
-            { from: { element: { type: 'app', captured: { app: 'standalone' } } }, allow: { to: { element: { type: 'app', captured: { app: '{manager,worker}' } } } } },
           ],
         },
       ],
@@ -65,26 +86,12 @@ export default tseslint.config(
       ] }],
     },
   },
-  {
-    files: ['apps/manager/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['@fetcher/worker', '@fetcher/worker/**', '**/apps/worker/**'], message: 'Apps never import each other.' },
-        { group: ['@fetcher/*/src/**', '@fetcher/*/dist/**', '**/libs/**'], message: 'Import libraries by package name, not their internals.' },
-        { group: ['@fetcher/mongo-test-server'], message: 'The Mongo test server is test infrastructure only.' },
-      ] }],
-    },
-  },
-  {
-    files: ['apps/worker/**/*.ts'],
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [
-        { group: ['@fetcher/manager', '@fetcher/manager/**', '**/apps/manager/**'], message: 'Apps never import each other.' },
-        { group: ['@fetcher/*/src/**', '@fetcher/*/dist/**', '**/libs/**'], message: 'Import libraries by package name, not their internals.' },
-        { group: ['@fetcher/mongo-test-server'], message: 'The Mongo test server is test infrastructure only.' },
-      ] }],
-    },
-  },
+  // Apps: libraries and other apps by package name only, and another app only through its public entry
+  // (`@fetcher/manager`, `@fetcher/worker`; specs may also use `@fetcher/manager/testing`).
+  ...appImportRules('manager', ['@fetcher/worker', '@fetcher/standalone', '@fetcher/cli']),
+  ...appImportRules('worker', ['@fetcher/manager', '@fetcher/standalone', '@fetcher/cli']),
+  ...appImportRules('standalone', ['@fetcher/cli']),
+  ...appImportRules('cli', ['@fetcher/manager', '@fetcher/worker', '@fetcher/standalone']),
   {
     files: ['libs/engine/src/**/*.ts'],
     rules: {

@@ -5,6 +5,9 @@ const moduleNameMapper = {
   '^@fetcher/engine/memory$': '<rootDir>/libs/engine/src/memory/index.ts',
   '^@fetcher/connectors$': '<rootDir>/libs/connectors/src/index.ts',
   '^@fetcher/platform$': '<rootDir>/libs/platform/src/index.ts',
+  '^@fetcher/manager$': '<rootDir>/apps/manager/src/index.ts',
+  '^@fetcher/manager/testing$': '<rootDir>/apps/manager/src/testing/index.ts',
+  '^@fetcher/worker$': '<rootDir>/apps/worker/src/index.ts',
   '^@fetcher/mongo-test-server$': '<rootDir>/tools/mongo-test-server/src/index.ts',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] };

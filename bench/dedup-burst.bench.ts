@@ -29,7 +29,7 @@ const REQUESTS = Number(args.get('requests') ?? 200);
 const RUNS = Number(args.get('runs') ?? 5);
 const PG = { host: args.get('host') ?? '127.0.0.1', port: Number(args.get('port') ?? 5432), user: args.get('user') ?? 'postgres', database: args.get('database') ?? 'test' };
 const ROOT = join(__dirname, '..', '..');
-const STANDALONE_MAIN = join(ROOT, 'apps', 'standalone', 'dist', 'standalone', 'src', 'main.js');
+const STANDALONE_MAIN = join(ROOT, 'apps', 'standalone', 'dist', 'main.js');
 
 /** Forwards loopback TCP to PostgreSQL and counts the connections. */
 async function countingProxy(): Promise<{ server: Server; port: number; dials: () => number }> {

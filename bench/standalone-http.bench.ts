@@ -32,7 +32,7 @@ const CONNECTIONS = Number(args.get('connections') ?? 10);
 const ROUNDS = Number(args.get('rounds') ?? 2);
 const SPINS = (args.get('spin') ?? '').split(',').filter((v) => v !== '').map(Number);
 const ROOT = join(__dirname, '..', '..');
-const STANDALONE_MAIN = join(ROOT, 'apps', 'standalone', 'dist', 'standalone', 'src', 'main.js');
+const STANDALONE_MAIN = join(ROOT, 'apps', 'standalone', 'dist', 'main.js');
 
 async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');

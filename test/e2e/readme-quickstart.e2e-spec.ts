@@ -55,7 +55,14 @@ describe('the README quick start', () => {
     expect(start).toBe('npm ci && npm start\n');
     const scripts = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
     expect(scripts.start).toBe('npm run start:standalone');
-    expect(scripts['start:standalone']).toMatch(/node apps\/standalone\/dist\/standalone\/src\/main\.js$/);
+    expect(scripts['start:standalone']).toMatch(/node apps\/standalone\/dist\/main\.js$/);
+    // The standalone service compiles against the Manager's and the Worker's built entries.
+    for (const script of [scripts['start:standalone'], scripts.build]) {
+      const built = [...script.matchAll(/-w (@fetcher\/[\w-]+)/g)].map((m) => m[1]);
+      expect(built.indexOf('@fetcher/manager')).toBeGreaterThanOrEqual(0);
+      expect(built.indexOf('@fetcher/worker')).toBeLessThan(built.indexOf('@fetcher/standalone'));
+      expect(built.indexOf('@fetcher/manager')).toBeLessThan(built.indexOf('@fetcher/standalone'));
+    }
   });
 
   it('lists the demo connection, runs a job and decrypts its result with the commands as written', async () => {

@@ -19,11 +19,12 @@ import { JOB_CONTROLLERS, JOB_HANDLERS } from './jobs/job.handlers';
 import { CONNECTIVITY_CHECK } from './ports/connectivity-check.port';
 import { ENGINE } from './ports/engine.port';
 import { JOB_REPOSITORY } from './ports/job-repository.port';
+import { JOB_PUBLISHER } from './ports/job-publisher.port';
 import { probesProvider } from './adapters/readiness/probes.provider';
 import { RedisRateLimiter } from './adapters/redis/rate-limiter.redis';
 import { RedisModule } from './adapters/redis/redis.module';
 import { RedisSchemaCache } from './adapters/redis/schema-cache.redis';
-import { MANAGER_CONFIG, type ManagerConfig } from './config/manager.config';
+import { MANAGER_CONFIG, type ManagerConfig, mongoSettings } from './config/manager.config';
 import { PLUGIN_AUTH_OPTIONS } from './auth/plugin-auth.options';
 import { ConnectionDirectory } from './connections/connection-directory';
 import { CONNECTION_CONTROLLERS, CONNECTION_HANDLERS } from './connections/connection.handlers';
@@ -50,7 +51,9 @@ export interface ManagerModuleOptions {
 
 /**
  * Adapters that replace the production ones: `imports` replace the MongoDB module, and `providers`
- * are bound after the module's own, so each replaces the provider of the same token.
+ * are bound after the module's own, so each replaces the provider of the same token. A host that
+ * binds JOB_PUBLISHER also replaces the RabbitMQ publisher, which is then never built (it would
+ * connect), along with its `rabbitmq` readiness check.
  */
 export interface ManagerInfrastructure {
   readonly imports: NonNullable<ModuleMetadata['imports']>;
@@ -83,7 +86,7 @@ export class ManagerModule {
           drainDelaySec: config.drainDelaySec,
           ...(telemetry ? { telemetry } : {}),
         }),
-        ...(options.infrastructure ? options.infrastructure.imports : [MongoModule.forRoot(config.mongo, [{ name: JOB_MODEL, schema: JobSchema }])]),
+        ...(options.infrastructure ? options.infrastructure.imports : [MongoModule.forRoot(mongoSettings(config), [{ name: JOB_MODEL, schema: JobSchema }])]),
         RedisModule.forRoot({ settings: config.redis, keyPrefix: options.redisKeyPrefix }),
       ],
       controllers: [...CONNECTION_CONTROLLERS, ...JOB_CONTROLLERS],
@@ -108,7 +111,7 @@ export class ManagerModule {
         ...CONNECTION_HANDLERS,
         // Jobs
         { provide: JOB_REPOSITORY, useClass: MongoJobRepository },
-        ...JOB_PUBLISHER_PROVIDERS,
+        ...(binds(options.infrastructure, JOB_PUBLISHER) ? [] : JOB_PUBLISHER_PROVIDERS),
         { provide: CONNECTIVITY_CHECK, inject: [ENGINE], useFactory: (engine: Engine) => new LimitedConnectivityCheck(new EngineConnectivityCheck(engine)) },
         dispatchSweepProvider,
         ...JOB_HANDLERS,
@@ -116,4 +119,9 @@ export class ManagerModule {
       ],
     };
   }
+}
+
+/** True when the host's infrastructure binds `token`. */
+function binds(infrastructure: ManagerInfrastructure | undefined, token: unknown): boolean {
+  return (infrastructure?.providers ?? []).some((provider) => typeof provider === 'object' && 'provide' in provider && provider.provide === token);
 }

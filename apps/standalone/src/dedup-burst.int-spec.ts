@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { TcpProxy } from '../../manager/src/testing/tcp-proxy';
+import { TcpProxy } from '@fetcher/manager/testing';
 import { loadStandaloneConfig } from './config/standalone.config';
 import { startStandalone, type StandaloneService } from './standalone';
 import { eventually, freePort } from './testing/free-port';

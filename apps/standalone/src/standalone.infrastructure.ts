@@ -1,21 +1,24 @@
 import type { Provider } from '@nestjs/common';
 import { MetricsRegistry, PROBES, staticProbe } from '@fetcher/platform';
-import type { ManagerConfig } from '../../manager/src/config/manager.config';
-import type { ManagerInfrastructure } from '../../manager/src/manager.module';
-import { AmqpJobPublisher } from '../../manager/src/adapters/amqp/job-publisher.amqp';
-import { RABBITMQ_PROBE } from '../../manager/src/adapters/readiness/probes.provider';
-import { ACTIVE_EXECUTION_CHECKER } from '../../manager/src/ports/active-execution-checker.port';
-import { CONNECTION_REPOSITORY } from '../../manager/src/ports/connection-repository.port';
-import { CLOCK as MANAGER_CLOCK, type Clock } from '../../manager/src/ports/clock.port';
-import { JOB_PUBLISHER } from '../../manager/src/ports/job-publisher.port';
-import { JOB_REPOSITORY } from '../../manager/src/ports/job-repository.port';
-import { JobQueueTransport } from '../../worker/src/adapters/amqp/job-queue.transport';
-import type { WorkerConfig } from '../../worker/src/config/worker.config';
-import { CONNECTION_RESOLVER as WORKER_CONNECTION_RESOLVER } from '../../worker/src/ports/connection-resolver.port';
-import { EVENT_PUBLISHER } from '../../worker/src/ports/event-publisher.port';
-import { JOB_STORE } from '../../worker/src/ports/job-store.port';
-import { RESULT_STORE } from '../../worker/src/ports/result-store.port';
-import type { WorkerInfrastructure } from '../../worker/src/worker.module';
+import {
+  ACTIVE_EXECUTION_CHECKER,
+  type Clock,
+  CLOCK as MANAGER_CLOCK,
+  CONNECTION_REPOSITORY,
+  JOB_PUBLISHER,
+  JOB_REPOSITORY,
+  type ManagerConfig,
+  type ManagerInfrastructure,
+} from '@fetcher/manager';
+import {
+  CONNECTION_RESOLVER as WORKER_CONNECTION_RESOLVER,
+  EVENT_PUBLISHER,
+  JOB_STORE,
+  JobQueueTransport,
+  RESULT_STORE,
+  type WorkerConfig,
+  type WorkerInfrastructure,
+} from '@fetcher/worker';
 import { InProcessJobPublisher } from './adapters/in-process/job-publisher.in-process';
 import type { InProcessJobQueueTransport } from './adapters/in-process/job-queue.in-process';
 import { MemoryActiveExecutionChecker } from './adapters/memory/active-execution-checker.memory';
@@ -49,16 +52,15 @@ export function managerInfrastructure(backends: Backends, config: ManagerConfig)
         inject: [MANAGER_CLOCK],
         useFactory: (clock: Clock) => new InProcessJobPublisher(backends.queue, config.amqp.workQueue, config.keyRing.current().internalHmac, clock),
       },
-      // The RabbitMQ publisher connects when it is built, so its token is taken over too.
-      { provide: AmqpJobPublisher, useExisting: JOB_PUBLISHER },
-      { provide: RABBITMQ_PROBE, useValue: staticProbe('queue', { status: 'up', reason: 'in-process' }) },
+      // Binding JOB_PUBLISHER leaves the RabbitMQ publisher and its readiness check unbuilt.
       embeddedProbes(backends),
     ],
   };
 }
 
 /**
- * The Worker's ports on the embedded backends, in place of MongoDB, RabbitMQ and S3. With
+ * The Worker's ports on the embedded backends, in place of MongoDB, RabbitMQ and S3: every port, the
+ * consumer and the readiness checks, since the Worker then builds none of its own. With
  * `metricsRegistry`, the Worker's own metrics go to that registry instead of its platform module's:
  * the Worker serves no `/metrics` here, so they must join the registry the Manager serves.
  */

@@ -2,11 +2,10 @@ import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { MetricsRegistry } from '@fetcher/platform';
-import { loadManagerConfig } from '../../manager/src/config/manager.config';
-import { createManagerApp } from '../../manager/src/http/http-app';
-import { loadWorkerConfig } from '../../worker/src/config/worker.config';
+import { createManagerApp, loadManagerConfig } from '@fetcher/manager';
+import { loadWorkerConfig } from '@fetcher/worker';
 import { DATA_LAYOUT, openBackends, type Backends } from './backends';
-import { appEnvironments } from './config/app-env';
+import { appEnvironments, EMBEDDED_MANAGER, EMBEDDED_WORKER } from './config/app-env';
 import type { StandaloneConfig } from './config/standalone.config';
 import { registerDemoConnection } from './demo/demo-connection';
 import { DemoDatabase, type DemoDatabaseAddress } from './demo/demo-database';
@@ -42,8 +41,8 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   }
   const key = await loadOrCreateMasterKey(config.dataDir, config.masterKeyText);
   const envs = appEnvironments(config, key.base64);
-  const managerConfig = loadManagerConfig(envs.manager);
-  const workerConfig = loadWorkerConfig({ RESULT_SPOOL_DIR: join(config.dataDir, DATA_LAYOUT.spool), ...envs.worker });
+  const managerConfig = loadManagerConfig(envs.manager, EMBEDDED_MANAGER);
+  const workerConfig = loadWorkerConfig({ RESULT_SPOOL_DIR: join(config.dataDir, DATA_LAYOUT.spool), ...envs.worker }, EMBEDDED_WORKER);
   const backends = await openBackends(config.dataDir);
 
   const demoDatabase = config.demo ? new DemoDatabase() : undefined;

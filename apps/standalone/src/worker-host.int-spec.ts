@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deriveSubKeys, openEnvelope } from '@fetcher/platform';
 import { v7 as uuidv7 } from 'uuid';
-import { loadWorkerConfig } from '../../worker/src/config/worker.config';
+import { loadWorkerConfig } from '@fetcher/worker';
 import { InProcessJobPublisher } from './adapters/in-process/job-publisher.in-process';
 import { MemoryJobRepository } from './adapters/memory/job-repository.memory';
 import { DATA_LAYOUT, openBackends, type Backends } from './backends';
-import { appEnvironments, STANDALONE_WORK_QUEUE } from './config/app-env';
+import { appEnvironments, EMBEDDED_WORKER, STANDALONE_WORK_QUEUE } from './config/app-env';
 import { loadStandaloneConfig } from './config/standalone.config';
 import { DEMO_CONFIG_NAME, registerDemoConnection } from './demo/demo-connection';
 import { DemoDatabase } from './demo/demo-database';
@@ -26,7 +26,7 @@ describe('the Worker on the embedded backends, fed by the in-process queue', () 
 
   beforeAll(async () => {
     const config = loadStandaloneConfig({ FETCHER_DATA_DIR: dataDir }, dataDir);
-    const workerConfig = loadWorkerConfig({ RESULT_SPOOL_DIR: join(dataDir, DATA_LAYOUT.spool), ...appEnvironments(config, master.toString('base64')).worker });
+    const workerConfig = loadWorkerConfig({ RESULT_SPOOL_DIR: join(dataDir, DATA_LAYOUT.spool), ...appEnvironments(config, master.toString('base64')).worker }, EMBEDDED_WORKER);
     backends = await openBackends(dataDir);
     await registerDemoConnection(backends.connections, workerConfig.ring, await demo.start({ dataDir: join(dataDir, DATA_LAYOUT.demoDatabase) }), new Date());
     worker = await startEmbeddedWorker(backends, workerConfig, { logger: false });

@@ -1,9 +1,7 @@
 import type { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { MetricsRegistry } from '@fetcher/platform';
-import type { WorkerConfig } from '../../worker/src/config/worker.config';
-import { prepareSpoolDir } from '../../worker/src/jobs/result/spool-dir';
-import { WorkerModule } from '../../worker/src/worker.module';
+import { prepareSpoolDir, type WorkerConfig, WorkerModule } from '@fetcher/worker';
 import { InProcessJobQueueTransport } from './adapters/in-process/job-queue.in-process';
 import type { Backends } from './backends';
 import { workerInfrastructure } from './standalone.infrastructure';

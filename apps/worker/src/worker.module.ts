@@ -21,7 +21,7 @@ import { MongoConnectionResolver } from './adapters/mongo/connection-resolver.mo
 import { MongoConnection } from './adapters/mongo/mongo-connection';
 import { MongoJobStore } from './adapters/mongo/job-store.mongo';
 import { createS3Client, S3ResultStore } from './adapters/s3/result-store.s3';
-import { WORKER_CONFIG, type WorkerConfig } from './config/worker.config';
+import { storageBucket, WORKER_CONFIG, type WorkerConfig, workerMongoSettings } from './config/worker.config';
 import { rabbitProbe, s3Probe } from './health/worker-probes';
 import { BackgroundLoops } from './jobs/background/background-loops';
 import { WorkerSubsystems } from './jobs/background/worker-subsystems';
@@ -51,10 +51,11 @@ const PROGRESS_INTERVAL_MS = 2_000;
 const MAX_RETRY_DELAY_MS = 30_000;
 
 /**
- * Adapters that replace the production ones for another host, such as the standalone service:
- * `providers` are bound after the module's own, so each replaces the provider of the same token;
- * `imports` are added. The production infrastructure classes connect lazily, so the ones replaced
- * never dial anything.
+ * Another host's adapters (the standalone service's embedded backends) in place of MongoDB, RabbitMQ
+ * and S3: with them, none of the production infrastructure is built, so `providers` must bind every
+ * port (JOB_STORE, CONNECTION_RESOLVER, RESULT_STORE, EVENT_PUBLISHER), the consumer
+ * (JobQueueTransport) and the readiness checks (PROBES); they may also replace other providers of the
+ * module by token (MetricsRegistry). `imports` are added.
  */
 export interface WorkerInfrastructure {
   readonly imports: NonNullable<ModuleMetadata['imports']>;
@@ -115,60 +116,12 @@ export class WorkerModule {
         { provide: TelemetryShutdown, useFactory: () => new TelemetryShutdown(telemetry) },
         { provide: WorkerMetrics, useFactory: (registry: MetricsRegistry) => new WorkerMetrics(registry), inject: [MetricsRegistry] },
 
-        // Infrastructure, each owned (and closed) by one provider.
-        { provide: MongoConnection, useFactory: () => new MongoConnection(config.mongo) },
-        {
-          provide: AmqpConnections,
-          // Opens after 5 consecutive connection failures, half-open after 30 s (readiness reports it).
-          useFactory: () => new AmqpConnections(config.amqp.url, new CircuitBreaker('fetcher.rabbitmq.adapter', { threshold: 5, coolDownMs: 30_000 })),
-        },
-        { provide: S3ResultStore, useFactory: () => new S3ResultStore(createS3Client(config.storage), config.storage.bucket) },
-
-        // Ports.
-        { provide: JOB_STORE, useFactory: (mongo: MongoConnection) => new MongoJobStore(mongo.db), inject: [MongoConnection] },
-        {
-          provide: CONNECTION_RESOLVER,
-          useFactory: (mongo: MongoConnection) => new MongoConnectionResolver(mongo.db, config.ring, config.internalDatasources),
-          inject: [MongoConnection],
-        },
-        { provide: RESULT_STORE, useExisting: S3ResultStore },
-        {
-          provide: EVENT_PUBLISHER,
-          useFactory: (amqp: AmqpConnections) => new AmqpEventPublisher(() => amqp.publisher, config.amqp.eventsExchange, telemetry),
-          inject: [AmqpConnections],
-        },
         {
           provide: CONNECTOR_REGISTRY,
           useFactory: () => createConnectorRegistry({ hostSafety: { allowPrivate: config.hostSafety.allowPrivate, allowlist: [...config.hostSafety.allowlist] } }),
         },
-
-        // The consumer: it takes work only while what a job needs (the readiness checks) is up.
-        {
-          provide: JobQueueTransport,
-          useFactory: (amqp: AmqpConnections, probes: readonly ReadinessProbe[]) =>
-            new JobQueueTransport(() => amqp.consumer, {
-              queue: config.amqp.workQueue,
-              concurrency: config.amqp.concurrency,
-              telemetry,
-              dependencies: probes,
-              setupTopology: (ch) =>
-                config.amqp.declareTopology
-                  ? assertFetcherTopology(ch, { workQueue: config.amqp.workQueue, eventsExchange: config.amqp.eventsExchange })
-                  : checkWorkQueue(ch, config.amqp.workQueue),
-            }),
-          inject: [AmqpConnections, PROBES],
-        },
-
-        // Readiness.
-        {
-          provide: PROBES,
-          useFactory: (mongo: MongoConnection, amqp: AmqpConnections, s3: S3ResultStore) => [
-            mongoProbe(mongo.client),
-            rabbitProbe(amqp, amqp.breaker, config.amqp.url.startsWith('amqps:')),
-            s3Probe(s3, config.storage.endpoint === undefined || config.storage.endpoint.startsWith('https:')),
-          ],
-          inject: [MongoConnection, AmqpConnections, S3ResultStore],
-        },
+        // Production infrastructure, or the host's in its place.
+        ...(infrastructure ? infrastructure.providers : productionInfrastructure(config, telemetry)),
 
         // Jobs.
         MessageVerifier,
@@ -183,8 +136,72 @@ export class WorkerModule {
           inject: [TerminalEventRepairer, LeaseReaper],
         },
         WorkerSubsystems,
-        ...(infrastructure?.providers ?? []),
       ],
     };
   }
+}
+
+/**
+ * MongoDB, RabbitMQ and S3: the connections, each owned (and closed) by one provider, and the ports,
+ * the consumer and the readiness checks built on them. Left out entirely when a host gives its own.
+ */
+function productionInfrastructure(config: WorkerConfig, telemetry: Telemetry | null): Provider[] {
+  return [
+    // Infrastructure, each owned (and closed) by one provider.
+    { provide: MongoConnection, useFactory: () => new MongoConnection(workerMongoSettings(config)) },
+    {
+      provide: AmqpConnections,
+      // Opens after 5 consecutive connection failures, half-open after 30 s (readiness reports it).
+      useFactory: () => new AmqpConnections(config.amqp.url, new CircuitBreaker('fetcher.rabbitmq.adapter', { threshold: 5, coolDownMs: 30_000 })),
+    },
+    {
+      provide: S3ResultStore,
+      useFactory: () => {
+        const bucket = storageBucket(config);
+        return new S3ResultStore(createS3Client({ ...config.storage, bucket }), bucket);
+      },
+    },
+
+    // Ports.
+    { provide: JOB_STORE, useFactory: (mongo: MongoConnection) => new MongoJobStore(mongo.db), inject: [MongoConnection] },
+    {
+      provide: CONNECTION_RESOLVER,
+      useFactory: (mongo: MongoConnection) => new MongoConnectionResolver(mongo.db, config.ring, config.internalDatasources),
+      inject: [MongoConnection],
+    },
+    { provide: RESULT_STORE, useExisting: S3ResultStore },
+    {
+      provide: EVENT_PUBLISHER,
+      useFactory: (amqp: AmqpConnections) => new AmqpEventPublisher(() => amqp.publisher, config.amqp.eventsExchange, telemetry),
+      inject: [AmqpConnections],
+    },
+
+    // The consumer: it takes work only while what a job needs (the readiness checks) is up.
+    {
+      provide: JobQueueTransport,
+      useFactory: (amqp: AmqpConnections, probes: readonly ReadinessProbe[]) =>
+        new JobQueueTransport(() => amqp.consumer, {
+          queue: config.amqp.workQueue,
+          concurrency: config.amqp.concurrency,
+          telemetry,
+          dependencies: probes,
+          setupTopology: (ch) =>
+            config.amqp.declareTopology
+              ? assertFetcherTopology(ch, { workQueue: config.amqp.workQueue, eventsExchange: config.amqp.eventsExchange })
+              : checkWorkQueue(ch, config.amqp.workQueue),
+        }),
+      inject: [AmqpConnections, PROBES],
+    },
+
+    // Readiness.
+    {
+      provide: PROBES,
+      useFactory: (mongo: MongoConnection, amqp: AmqpConnections, s3: S3ResultStore) => [
+        mongoProbe(mongo.client),
+        rabbitProbe(amqp, amqp.breaker, config.amqp.url.startsWith('amqps:')),
+        s3Probe(s3, config.storage.endpoint === undefined || config.storage.endpoint.startsWith('https:')),
+      ],
+      inject: [MongoConnection, AmqpConnections, S3ResultStore],
+    },
+  ];
 }

@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { reapOnExit } from './child-reaper';
 
 export const ROOT = join(__dirname, '..', '..', '..');
-export const STANDALONE_MAIN = join(ROOT, 'apps', 'standalone', 'dist', 'standalone', 'src', 'main.js');
+export const STANDALONE_MAIN = join(ROOT, 'apps', 'standalone', 'dist', 'main.js');
 export const FETCHER_BIN = join(ROOT, 'apps', 'cli', 'bin', 'fetcher.js');
 
 export interface StandaloneProcess {

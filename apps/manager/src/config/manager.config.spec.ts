@@ -1,6 +1,6 @@
 import { ConfigError } from '@fetcher/platform';
 import { aMasterKey } from '../testing/manager-test-env';
-import { loadManagerConfig, MULTI_TENANT_UNAVAILABLE } from './manager.config';
+import { loadManagerConfig, mongoSettings, MULTI_TENANT_UNAVAILABLE } from './manager.config';
 
 const required = () => ({ APP_ENC_KEY: aMasterKey(), MONGO_NAME: 'Fetcher', RABBITMQ_FETCHER_WORK_QUEUE: 'fetcher.q' });
 
@@ -101,7 +101,7 @@ describe(loadManagerConfig.name, () => {
       SCHEMA_CACHE_TTL_SECONDS: '-4',
       READYZ_DRAIN_DELAY_SEC: '-1',
     });
-    expect(sut.mongo.uri).toBe('mongodb://u%40x:p%2Fw@m:27017/?authSource=admin');
+    expect(mongoSettings(sut).uri).toBe('mongodb://u%40x:p%2Fw@m:27017/?authSource=admin');
     expect(sut.amqp.url).toBe('amqp://g:p%40ss@r:5672');
     expect(sut.redis).toEqual({ host: '127.0.0.1', port: 6379, db: 0, tls: false });
     expect(sut.schemaCache.ttlSeconds).toBe(300);
@@ -136,5 +136,21 @@ describe(loadManagerConfig.name, () => {
     expect(sut.warnings.join('\n')).toMatch(/DATASOURCE_A_PORT/);
     expect(sut.warnings.join('\n')).toMatch(/DATASOURCE_C_SSLMODE/);
     expect(sut.warnings.join('\n')).toMatch(/MAX_PAGINATION_MONTH_DATE_RANGE/);
+  });
+
+  describe('with an embedded store', () => {
+    const { MONGO_NAME: _unused, ...withoutMongo } = required();
+
+    it('asks for no MongoDB setting and has none', () => {
+      const sut = loadManagerConfig({ ...withoutMongo, MONGO_HOST: 'ignored' }, { embedded: { store: true } });
+      expect(sut.mongo).toBeUndefined();
+      expect(() => mongoSettings(sut)).toThrow(ConfigError);
+      expect(sut.amqp.workQueue).toBe('fetcher.q');
+    });
+
+    it('still requires MONGO_NAME when the store is MongoDB', () => {
+      expect(problemsOf(withoutMongo)).toEqual(['MONGO_NAME: is required']);
+      expect(mongoSettings(loadManagerConfig(required())).dbName).toBe('fetcher');
+    });
   });
 });

@@ -108,8 +108,16 @@ export const MANAGER_ENV_SCHEMA = z.object({
   MAX_PAGINATION_MONTH_DATE_RANGE: z.string().optional(),
 });
 
+/**
+ * Infrastructure a host embeds in place of the production one, so its settings are not read:
+ * `store` stands for MongoDB (the MONGO_* variables; `mongo` is then absent from the config).
+ */
+export interface ManagerSettingsOptions {
+  readonly embedded?: { readonly store?: boolean };
+}
+
 /** Rules across variables; they see the environment with blanks removed. */
-const CHECKS: readonly EnvCheck[] = [
+const checks = (embeddedStore: boolean): readonly EnvCheck[] => [
   pairCheck(['MONGO_USER', 'MONGO_PASSWORD'], ['RABBITMQ_DEFAULT_USER', 'RABBITMQ_DEFAULT_PASS']),
   (env) => {
     const ring = parseKeyRingEnv({ APP_ENC_KEY: env.APP_ENC_KEY, APP_ENC_KEY_VERSION: env.APP_ENC_KEY_VERSION, APP_ENC_KEY_PREVIOUS: env.APP_ENC_KEY_PREVIOUS });
@@ -119,7 +127,7 @@ const CHECKS: readonly EnvCheck[] = [
   (env) => (parseListenAddress(env.SERVER_ADDRESS ?? ':4006') ? [] : [{ variable: 'SERVER_ADDRESS', message: 'must be [host]:port with a port from 1 to 65535' }]),
   (env) =>
     saasTlsProblems(env.DEPLOYMENT_MODE, [
-      { variable: 'MONGO_PARAMETERS', configured: true, tls: mongoUsesTls(env.MONGO_URI, env.MONGO_PARAMETERS) },
+      { variable: 'MONGO_PARAMETERS', configured: !embeddedStore, tls: mongoUsesTls(env.MONGO_URI, env.MONGO_PARAMETERS) },
       { variable: 'RABBITMQ_URI', configured: true, tls: env.RABBITMQ_URI === 'amqps' },
       { variable: 'REDIS_TLS', configured: env.REDIS_HOST !== undefined, tls: /^(true|t|1)$/i.test(env.REDIS_TLS ?? '') },
       { variable: 'PLUGIN_AUTH_ADDRESS', configured: env.PLUGIN_AUTH_ADDRESS !== undefined, tls: (env.PLUGIN_AUTH_ADDRESS ?? '').startsWith('https:') },
@@ -143,6 +151,12 @@ export interface RedisSettings {
   readonly caCert?: string;
 }
 
+export interface MongoSettings {
+  readonly uri: string;
+  readonly dbName: string;
+  readonly tlsCaCert?: string;
+}
+
 export interface ManagerConfig {
   readonly envName: string;
   readonly http: { readonly host?: string; readonly port: number };
@@ -151,7 +165,8 @@ export interface ManagerConfig {
   readonly logLevel: (typeof LOG_LEVELS)[number];
   readonly keyRing: KeyRing;
   readonly schemaCache: { readonly ttlSeconds: number };
-  readonly mongo: { readonly uri: string; readonly dbName: string; readonly tlsCaCert?: string };
+  /** Absent when a host embeds the store (`loadManagerConfig(env, { embedded: { store: true } })`). */
+  readonly mongo?: MongoSettings;
   readonly amqp: { readonly url: string; readonly workQueue: string; readonly healthUrl?: string; readonly tls: boolean };
   readonly pluginAuth: { readonly enabled: boolean; readonly address?: string };
   /** Absent: the rate limiter and schema cache run in memory and readiness reports redis `skipped`. */
@@ -180,9 +195,16 @@ export interface ManagerConfig {
 
 export const MULTI_TENANT_UNAVAILABLE = 'MULTI_TENANT_ENABLED: multi-tenant mode is not available in this release';
 
-/** Parses the Manager's environment once, at startup. Every problem is reported at once. */
-export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undefined>>): ManagerConfig {
-  const e = parseEnv(MANAGER_ENV_SCHEMA, rawEnv, CHECKS);
+/** The schema when a host embeds the store: the MongoDB database name is not asked for. */
+const EMBEDDED_STORE_SCHEMA = MANAGER_ENV_SCHEMA.extend({ MONGO_NAME: z.string().optional() });
+
+/**
+ * Parses the Manager's environment once, at startup. Every problem is reported at once. A host that
+ * embeds the store says so in `options`, and the MongoDB settings are neither required nor read.
+ */
+export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undefined>>, options: ManagerSettingsOptions = {}): ManagerConfig {
+  const embeddedStore = options.embedded?.store === true;
+  const e = parseEnv(embeddedStore ? EMBEDDED_STORE_SCHEMA : MANAGER_ENV_SCHEMA, rawEnv, checks(embeddedStore));
   const env = withoutBlanks(rawEnv);
   const ring = parseKeyRingEnv({ APP_ENC_KEY: env.APP_ENC_KEY, APP_ENC_KEY_VERSION: env.APP_ENC_KEY_VERSION, APP_ENC_KEY_PREVIOUS: env.APP_ENC_KEY_PREVIOUS });
   const address = parseListenAddress(e.SERVER_ADDRESS);
@@ -205,11 +227,15 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
     logLevel: e.LOG_LEVEL,
     keyRing: ring.ring,
     schemaCache: { ttlSeconds: Number.isInteger(ttl) && ttl > 0 ? ttl : 300 },
-    mongo: {
-      uri: mongoUriFromEnv(env),
-      dbName: e.MONGO_NAME.toLowerCase(),
-      ...(e.MONGO_TLS_CA_CERT ? { tlsCaCert: Buffer.from(e.MONGO_TLS_CA_CERT, 'base64').toString('utf8') } : {}),
-    },
+    ...(embeddedStore || e.MONGO_NAME === undefined
+      ? {}
+      : {
+          mongo: {
+            uri: mongoUriFromEnv(env),
+            dbName: e.MONGO_NAME.toLowerCase(),
+            ...(e.MONGO_TLS_CA_CERT ? { tlsCaCert: Buffer.from(e.MONGO_TLS_CA_CERT, 'base64').toString('utf8') } : {}),
+          },
+        }),
     amqp: {
       url: amqpUrl({ scheme: e.RABBITMQ_URI, host: e.RABBITMQ_HOST, port: e.RABBITMQ_PORT_AMQP, user: e.RABBITMQ_DEFAULT_USER, password: e.RABBITMQ_DEFAULT_PASS }),
       workQueue: e.RABBITMQ_FETCHER_WORK_QUEUE,
@@ -253,6 +279,12 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
     internalDatasources: datasources.datasources,
     warnings,
   } satisfies ManagerConfig);
+}
+
+/** The MongoDB settings, for the production adapters; a config loaded for an embedded store has none. */
+export function mongoSettings(config: ManagerConfig): MongoSettings {
+  if (!config.mongo) throw new ConfigError(['MONGO_NAME: is required (this Manager was configured for an embedded store)']);
+  return config.mongo;
 }
 
 function deepFreeze<T>(value: T): T {

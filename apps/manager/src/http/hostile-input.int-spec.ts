@@ -6,7 +6,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type MongoTestTarget, withMongo } from '@fetcher/mongo-test-server';
 import { MongoModule } from '../adapters/mongo/mongo.module';
 import { JOB_MODEL, JobSchema } from '../adapters/mongo/job.schema';
-import { loadManagerConfig } from '../config/manager.config';
+import { loadManagerConfig, mongoSettings } from '../config/manager.config';
 import { CLOCK, type Clock } from '../ports/clock.port';
 import { aPostgresConnection } from '../testing/manager-harness';
 import { managerTestEnv } from '../testing/manager-test-env';
@@ -96,7 +96,7 @@ describe('the Manager refuses hostile input with its documented 4xx', () => {
       redisKeyPrefix: `it:${randomUUID()}:`,
       logDestination: sink,
       infrastructure: {
-        imports: [MongoModule.forRoot(config.mongo, [{ name: JOB_MODEL, schema: JobSchema }])],
+        imports: [MongoModule.forRoot(mongoSettings(config), [{ name: JOB_MODEL, schema: JobSchema }])],
         providers: [{ provide: CLOCK, useValue: clock }],
       },
     });

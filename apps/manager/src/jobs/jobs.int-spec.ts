@@ -8,7 +8,7 @@ import type { Connection, mongo } from 'mongoose';
 import { v7 as uuidv7 } from 'uuid';
 import { JOB_MODEL, JobSchema } from '../adapters/mongo/job.schema';
 import { MongoModule } from '../adapters/mongo/mongo.module';
-import { loadManagerConfig, type ManagerConfig } from '../config/manager.config';
+import { loadManagerConfig, type ManagerConfig, mongoSettings } from '../config/manager.config';
 import { createManagerApp } from '../http/http-app';
 import { CLOCK } from '../ports/clock.port';
 import { JOB_REPOSITORY, type JobRepository } from '../ports/job-repository.port';
@@ -87,7 +87,7 @@ describe('job routes against RabbitMQ and the MongoDB test server', () => {
       logger: false,
       redisKeyPrefix: `it:${randomUUID()}:`,
       infrastructure: {
-        imports: [MongoModule.forRoot(config.mongo, [{ name: JOB_MODEL, schema: JobSchema }])],
+        imports: [MongoModule.forRoot(mongoSettings(config), [{ name: JOB_MODEL, schema: JobSchema }])],
         providers: [{ provide: CLOCK, useValue: clock }],
       },
     });

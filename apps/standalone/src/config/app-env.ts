@@ -4,6 +4,10 @@ import type { StandaloneConfig } from './standalone.config';
 export const STANDALONE_WORK_QUEUE = 'fetcher.extract-external-data.queue';
 export const STANDALONE_EVENTS_EXCHANGE = 'fetcher.job.events';
 
+/** What the embedded backends replace, for the apps' settings loaders. */
+export const EMBEDDED_MANAGER = { embedded: { store: true } } as const;
+export const EMBEDDED_WORKER = { embedded: { store: true, objectStorage: true } } as const;
+
 /**
  * Loopback is where a one-machine user's databases (and the demo database) live, so the host-safety
  * guard lets it through in this mode, on top of whatever the operator allows.
@@ -12,9 +16,11 @@ const LOOPBACK_ALLOWLIST = ['127.0.0.1/32', '::1/128', 'localhost'];
 
 /**
  * The environments the Manager's and the Worker's own configuration loaders read in standalone mode:
- * the user's variables, with the infrastructure settings that the embedded adapters make moot filled
- * in (MongoDB, RabbitMQ, S3 and Redis are replaced, so their addresses are never dialled). Reusing
- * the loaders keeps every other variable's parsing and validation identical to production.
+ * the user's variables, with the settings this mode fixes (the generated master key, the in-process
+ * queue's names, single-tenant local deployment, Redis off). The loaders are told which
+ * infrastructure is embedded (EMBEDDED_MANAGER, EMBEDDED_WORKER), so they neither ask for nor read
+ * the MongoDB and S3 settings. Reusing the loaders keeps every other variable's parsing and
+ * validation identical to production.
  */
 export function appEnvironments(config: StandaloneConfig, masterKeyBase64: string): {
   manager: Record<string, string | undefined>;
@@ -25,7 +31,6 @@ export function appEnvironments(config: StandaloneConfig, masterKeyBase64: strin
   const common: Record<string, string | undefined> = {
     ...user,
     APP_ENC_KEY: masterKeyBase64,
-    MONGO_NAME: 'fetcher',
     RABBITMQ_FETCHER_WORK_QUEUE: STANDALONE_WORK_QUEUE,
     HOST_SAFETY_ALLOWLIST: allowlist,
     MULTI_TENANT_ENABLED: 'false',
@@ -40,9 +45,8 @@ export function appEnvironments(config: StandaloneConfig, masterKeyBase64: strin
       ...common,
       RABBITMQ_JOB_EVENTS_EXCHANGE: STANDALONE_EVENTS_EXCHANGE,
       STREAMING_ENABLED: 'true',
-      OBJECT_STORAGE_BUCKET: 'standalone',
+      // Result files sit directly under <dataDir>/objects, where the CLI looks for them.
       OBJECT_STORAGE_KEY_PREFIX: '',
-      OBJECT_STORAGE_ENDPOINT: undefined,
     },
   };
 }

@@ -27,4 +27,11 @@ describe(loadStandaloneConfig.name, () => {
     expect(manager.REDIS_HOST).toBeUndefined();
     expect(worker).toMatchObject({ STREAMING_ENABLED: 'true', RABBITMQ_FETCHER_WORK_QUEUE: manager.RABBITMQ_FETCHER_WORK_QUEUE });
   });
+
+  it('feeds the apps no stand-in MongoDB or S3 settings: their loaders are told the store and storage are embedded', () => {
+    const { manager, worker } = appEnvironments(loadStandaloneConfig({}, '/'), 'a2V5');
+    for (const env of [manager, worker]) {
+      expect(Object.keys(env).filter((name) => name.startsWith('MONGO_') || (name.startsWith('OBJECT_STORAGE_') && name !== 'OBJECT_STORAGE_KEY_PREFIX'))).toEqual([]);
+    }
+  });
 });

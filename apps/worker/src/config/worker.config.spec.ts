@@ -1,5 +1,5 @@
 import { ConfigError } from '@fetcher/platform';
-import { loadWorkerConfig, WORKER_ENV_SCHEMA } from './worker.config';
+import { loadWorkerConfig, storageBucket, WORKER_ENV_SCHEMA, workerMongoSettings } from './worker.config';
 
 const KEY = Buffer.alloc(32, 7).toString('base64');
 const BASE: Record<string, string> = {
@@ -165,5 +165,29 @@ describe(loadWorkerConfig.name, () => {
 
   it('exports the schema for documentation and tooling', () => {
     expect(Object.keys(WORKER_ENV_SCHEMA.shape)).toEqual(expect.arrayContaining(['JOB_LEASE_TTL_SEC', 'RESULT_SPOOL_DIR', 'HEALTH_PORT']));
+  });
+
+  describe('with an embedded store and object storage', () => {
+    const { MONGO_NAME: _mongo, OBJECT_STORAGE_BUCKET: _bucket, ...embeddedBase } = BASE;
+
+    it('asks for no MongoDB or S3 setting and has none', () => {
+      const config = loadWorkerConfig(
+        { ...embeddedBase, OBJECT_STORAGE_ENDPOINT: 'http://s3.example.com', ENV_NAME: 'production' },
+        { embedded: { store: true, objectStorage: true } },
+      );
+      expect(config.mongo).toBeUndefined();
+      expect(config.storage.bucket).toBeUndefined();
+      expect(config.storage.endpoint).toBeUndefined();
+      expect(config.storage.keyPrefix).toBe('');
+      expect(() => workerMongoSettings(config)).toThrow(ConfigError);
+      expect(() => storageBucket(config)).toThrow(ConfigError);
+    });
+
+    it('still requires MONGO_NAME and OBJECT_STORAGE_BUCKET for MongoDB and S3', () => {
+      expect(problems(embeddedBase)).toEqual(expect.arrayContaining(['OBJECT_STORAGE_BUCKET: is required', 'MONGO_NAME: is required']));
+      expect(problems({ ...embeddedBase, OBJECT_STORAGE_BUCKET: 'b' })).toEqual(['MONGO_NAME: is required']);
+      const config = loadWorkerConfig(BASE);
+      expect([workerMongoSettings(config).dbName, storageBucket(config)]).toEqual(['fetcher', 'results']);
+    });
   });
 });

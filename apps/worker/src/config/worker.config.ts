@@ -133,18 +133,27 @@ export const WORKER_ENV_SCHEMA = z.object({
 
 type WorkerEnv = z.output<typeof WORKER_ENV_SCHEMA>;
 
+/**
+ * Infrastructure a host embeds in place of the production one, so its settings are not read:
+ * `store` stands for MongoDB (MONGO_*; `mongo` is then absent), `objectStorage` for S3
+ * (OBJECT_STORAGE_BUCKET is then not asked for, and `storage.bucket` and `storage.endpoint` are absent).
+ */
+export interface WorkerSettingsOptions {
+  readonly embedded?: { readonly store?: boolean; readonly objectStorage?: boolean };
+}
+
 /** Refusals that involve several variables or the deployment, checked before anything connects. */
-const CHECKS: readonly EnvCheck[] = [
+const checks = (embeddedStore: boolean, embeddedStorage: boolean): readonly EnvCheck[] => [
   pairCheck(['OBJECT_STORAGE_ACCESS_KEY_ID', 'OBJECT_STORAGE_SECRET_KEY'], ['MONGO_USER', 'MONGO_PASSWORD'], ['RABBITMQ_DEFAULT_USER', 'RABBITMQ_DEFAULT_PASS']),
   (env) => (env.STREAMING_ENABLED?.toLowerCase() === 'true' ? [] : [{ variable: 'STREAMING_ENABLED', message: 'STREAMING_ENABLED=true is required for mandatory job event notifications' }]),
   (env) => (['true', '1', 't'].includes(env.MULTI_TENANT_ENABLED?.toLowerCase() ?? '') ? [{ variable: 'MULTI_TENANT_ENABLED', message: 'multi-tenant mode is not available in this release' }] : []),
   (env) =>
     saasTlsProblems(env.DEPLOYMENT_MODE, [
-      { variable: 'MONGO_URI', configured: true, tls: mongoUsesTls(env.MONGO_URI, env.MONGO_PARAMETERS) },
+      { variable: 'MONGO_URI', configured: !embeddedStore, tls: mongoUsesTls(env.MONGO_URI, env.MONGO_PARAMETERS) },
       { variable: 'RABBITMQ_URI', configured: true, tls: (env.RABBITMQ_URI ?? 'amqp') === 'amqps' },
-      { variable: 'OBJECT_STORAGE_ENDPOINT', configured: env.OBJECT_STORAGE_ENDPOINT !== undefined, tls: urlUsesTls(env.OBJECT_STORAGE_ENDPOINT) },
+      { variable: 'OBJECT_STORAGE_ENDPOINT', configured: !embeddedStorage && env.OBJECT_STORAGE_ENDPOINT !== undefined, tls: urlUsesTls(env.OBJECT_STORAGE_ENDPOINT) },
     ]),
-  plainHttpStorage,
+  (env) => (embeddedStorage ? [] : plainHttpStorage(env)),
   (env) => {
     const ring = parseKeyRingEnv(env);
     return ring.ok ? [] : ring.problems.map(toProblem);
@@ -171,6 +180,13 @@ function toProblem(text: string): EnvProblem {
   return { variable: text.slice(0, colon), message: text.slice(colon + 1).trim() };
 }
 
+export interface WorkerMongoSettings {
+  readonly uri: string;
+  readonly dbName: string;
+  readonly maxPoolSize: number;
+  readonly tlsCaPem?: string;
+}
+
 export interface WorkerConfig {
   readonly envName: string | undefined;
   readonly version: string;
@@ -195,7 +211,8 @@ export interface WorkerConfig {
   readonly storage: {
     readonly endpoint?: string;
     readonly region: string;
-    readonly bucket: string;
+    /** Absent when a host embeds the object storage. */
+    readonly bucket?: string;
     readonly keyPrefix: string;
     readonly forcePathStyle: boolean;
     readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
@@ -204,7 +221,8 @@ export interface WorkerConfig {
     /** Results up to this size are one PutObject at the end; larger ones upload parts during the extraction. */
     readonly multipartThresholdBytes: number;
   };
-  readonly mongo: { readonly uri: string; readonly dbName: string; readonly maxPoolSize: number; readonly tlsCaPem?: string };
+  /** Absent when a host embeds the store. */
+  readonly mongo?: WorkerMongoSettings;
   readonly jobs: {
     readonly leaseTtlMs: number;
     readonly reaperIntervalMs: number;
@@ -220,9 +238,34 @@ export interface WorkerConfig {
   readonly skippedDatasources: readonly string[];
 }
 
-/** Parses the Worker's environment once, at startup; throws ConfigError naming every bad variable. */
-export function loadWorkerConfig(env: Readonly<Record<string, string | undefined>>): WorkerConfig {
-  const e = parseEnv(WORKER_ENV_SCHEMA, env, CHECKS);
+/** Every variable may be absent in some mode; the parsed type says so. */
+const EMBEDDABLE_SCHEMA = WORKER_ENV_SCHEMA.extend({
+  MONGO_NAME: z.string().optional(),
+  OBJECT_STORAGE_BUCKET: z.string().optional(),
+  OBJECT_STORAGE_ENDPOINT: z.string().optional(),
+});
+
+/** The schema for what the Worker connects to: an embedded store or storage's settings are not asked for. */
+function schemaFor(embeddedStore: boolean, embeddedStorage: boolean): typeof EMBEDDABLE_SCHEMA {
+  if (embeddedStore && embeddedStorage) return EMBEDDABLE_SCHEMA;
+  const { shape } = WORKER_ENV_SCHEMA;
+  return WORKER_ENV_SCHEMA.extend({
+    MONGO_NAME: embeddedStore ? z.string().optional() : shape.MONGO_NAME,
+    OBJECT_STORAGE_BUCKET: embeddedStorage ? z.string().optional() : shape.OBJECT_STORAGE_BUCKET,
+    OBJECT_STORAGE_ENDPOINT: embeddedStorage ? z.string().optional() : shape.OBJECT_STORAGE_ENDPOINT,
+  }) as unknown as typeof EMBEDDABLE_SCHEMA;
+}
+
+/**
+ * Parses the Worker's environment once, at startup; throws ConfigError naming every bad variable. A
+ * host that embeds the store or the object storage says so in `options`, and their settings are
+ * neither required nor read.
+ */
+export function loadWorkerConfig(env: Readonly<Record<string, string | undefined>>, options: WorkerSettingsOptions = {}): WorkerConfig {
+  const embeddedStore = options.embedded?.store === true;
+  const embeddedStorage = options.embedded?.objectStorage === true;
+  const schema = schemaFor(embeddedStore, embeddedStorage);
+  const e = parseEnv(schema, env, checks(embeddedStore, embeddedStorage));
   const keyRing = parseKeyRingEnv(env);
   if (!keyRing.ok) throw new ConfigError(keyRing.problems); // already reported by CHECKS; keeps the type narrow
   const { datasources, skipped } = loadInternalDatasources(withoutBlanks(env));
@@ -257,9 +300,9 @@ export function loadWorkerConfig(env: Readonly<Record<string, string | undefined
     },
     events: { source: e.STREAMING_CLOUDEVENTS_SOURCE },
     storage: {
-      ...(e.OBJECT_STORAGE_ENDPOINT ? { endpoint: e.OBJECT_STORAGE_ENDPOINT } : {}),
+      ...(e.OBJECT_STORAGE_ENDPOINT && !embeddedStorage ? { endpoint: e.OBJECT_STORAGE_ENDPOINT } : {}),
       region: e.OBJECT_STORAGE_REGION,
-      bucket: e.OBJECT_STORAGE_BUCKET,
+      ...(embeddedStorage || e.OBJECT_STORAGE_BUCKET === undefined ? {} : { bucket: e.OBJECT_STORAGE_BUCKET }),
       keyPrefix: e.OBJECT_STORAGE_KEY_PREFIX,
       forcePathStyle: e.OBJECT_STORAGE_USE_PATH_STYLE,
       ...(credentials ? { credentials } : {}),
@@ -267,12 +310,16 @@ export function loadWorkerConfig(env: Readonly<Record<string, string | undefined
       ...(e.OBJECT_STORAGE_TTL ? { ttl: e.OBJECT_STORAGE_TTL } : {}),
       multipartThresholdBytes: e.OBJECT_STORAGE_MULTIPART_THRESHOLD_MB * 1024 * 1024,
     },
-    mongo: {
-      uri: mongoUriFromEnv({ ...e, MONGO_PORT: e.MONGO_PORT === undefined ? undefined : String(e.MONGO_PORT) }),
-      dbName: e.MONGO_NAME.toLowerCase(),
-      maxPoolSize: e.MONGO_MAX_POOL_SIZE,
-      ...(e.MONGO_TLS_CA_CERT ? { tlsCaPem: Buffer.from(e.MONGO_TLS_CA_CERT, 'base64').toString('utf8') } : {}),
-    },
+    ...(embeddedStore || e.MONGO_NAME === undefined
+      ? {}
+      : {
+          mongo: {
+            uri: mongoUriFromEnv({ ...e, MONGO_PORT: e.MONGO_PORT === undefined ? undefined : String(e.MONGO_PORT) }),
+            dbName: e.MONGO_NAME.toLowerCase(),
+            maxPoolSize: e.MONGO_MAX_POOL_SIZE,
+            ...(e.MONGO_TLS_CA_CERT ? { tlsCaPem: Buffer.from(e.MONGO_TLS_CA_CERT, 'base64').toString('utf8') } : {}),
+          },
+        }),
     jobs: {
       leaseTtlMs: e.JOB_LEASE_TTL_SEC * 1000,
       reaperIntervalMs: e.JOB_LEASE_REAPER_INTERVAL_SEC * 1000,
@@ -285,4 +332,16 @@ export function loadWorkerConfig(env: Readonly<Record<string, string | undefined
     internalDatasources: datasources,
     skippedDatasources: skipped,
   });
+}
+
+/** The MongoDB settings, for the production adapters; a config loaded for an embedded store has none. */
+export function workerMongoSettings(config: WorkerConfig): WorkerMongoSettings {
+  if (!config.mongo) throw new ConfigError(['MONGO_NAME: is required (this Worker was configured for an embedded store)']);
+  return config.mongo;
+}
+
+/** The S3 bucket, for the production result store; a config loaded for embedded object storage has none. */
+export function storageBucket(config: WorkerConfig): string {
+  if (config.storage.bucket === undefined) throw new ConfigError(['OBJECT_STORAGE_BUCKET: is required (this Worker was configured for embedded object storage)']);
+  return config.storage.bucket;
 }

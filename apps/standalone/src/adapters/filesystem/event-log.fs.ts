@@ -1,5 +1,5 @@
 import { appendFile } from 'node:fs/promises';
-import type { EventPublisher, OutgoingEvent } from '../../../../worker/src/ports/event-publisher.port';
+import type { EventPublisher, OutgoingEvent } from '@fetcher/worker';
 
 /**
  * Job events of the standalone service, appended as JSON lines to `<dataDir>/events.jsonl`: one line

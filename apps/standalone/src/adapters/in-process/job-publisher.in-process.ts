@@ -1,9 +1,6 @@
 import type { TenantContext } from '@fetcher/engine';
 import { envelopeHeaders } from '@fetcher/platform';
-import { extractionRequestedBody } from '../../../../manager/src/jobs/extraction-requested.message';
-import type { Job } from '../../../../manager/src/jobs/job';
-import type { Clock } from '../../../../manager/src/ports/clock.port';
-import type { JobPublisher } from '../../../../manager/src/ports/job-publisher.port';
+import { type Clock, extractionRequestedBody, type Job, type JobPublisher } from '@fetcher/manager';
 import type { InProcessWorkQueue } from './work-queue';
 
 /**

@@ -1,8 +1,7 @@
 import { type CustomTransportStrategy, Server } from '@nestjs/microservices';
 import type { ConsumeMessage } from 'amqplib';
 import { lastValueFrom } from 'rxjs';
-import { JOB_REQUESTED, JobQueueContext } from '../../../../worker/src/adapters/amqp/job-queue.transport';
-import { settlementOf } from '../../../../worker/src/adapters/amqp/settlement';
+import { JOB_REQUESTED, JobQueueContext, settlementOf } from '@fetcher/worker';
 import type { InProcessWorkQueue, QueuedMessage, Settlement } from './work-queue';
 
 /**

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { nextRetryHeaders } from '../../../../worker/src/jobs/redelivery';
+import { nextRetryHeaders } from '@fetcher/worker';
 
 /** A message on the in-process work queue: the exact bytes and headers the Manager signed. */
 export interface QueuedMessage {

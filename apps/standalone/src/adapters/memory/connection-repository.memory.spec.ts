@@ -3,8 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KeyRing } from '@fetcher/platform';
-import { AppError } from '../../../../manager/src/errors/app-error';
-import type { StoredConnection } from '../../../../manager/src/ports/connection-repository.port';
+import { AppError, type StoredConnection } from '@fetcher/manager';
 import { MemoryConnectionRepository } from './connection-repository.memory';
 import { MemoryConnectionResolver } from './connection-resolver.memory';
 

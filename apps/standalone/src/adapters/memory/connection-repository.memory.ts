@@ -1,11 +1,5 @@
 import type { TenantContext } from '@fetcher/engine';
-import { Errors } from '../../../../manager/src/errors/catalogue';
-import type {
-  ConnectionListFilter,
-  ConnectionListQuery,
-  ConnectionRepository,
-  StoredConnection,
-} from '../../../../manager/src/ports/connection-repository.port';
+import { type ConnectionListFilter, type ConnectionListQuery, type ConnectionRepository, Errors, type StoredConnection } from '@fetcher/manager';
 import { RecordDirectory } from '../../persistence/record-directory';
 
 /** A stored connection plus its soft-delete stamp, as the file under `<dataDir>/connections/` holds it. */

@@ -1,9 +1,7 @@
 import type { ConnectionDescriptor, ConnectionSecrets } from '@fetcher/engine';
 import type { KeyRing } from '@fetcher/platform';
-import type { StoredConnection } from '../../../../manager/src/ports/connection-repository.port';
-import type { InternalDatasource } from '../../../../worker/src/config/internal-datasources';
-import { resolvedConnection, resolvedInternal } from '../../../../worker/src/jobs/resolved-connections';
-import type { ConnectionResolver, ResolvedConnection } from '../../../../worker/src/ports/connection-resolver.port';
+import type { StoredConnection } from '@fetcher/manager';
+import { type ConnectionResolver, type InternalDatasource, type ResolvedConnection, resolvedConnection, resolvedInternal } from '@fetcher/worker';
 import type { MemoryConnectionRepository } from './connection-repository.memory';
 
 /**

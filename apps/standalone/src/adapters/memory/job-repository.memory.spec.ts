@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jobRepositoryContract } from '../../../../manager/src/testing/job-repository.contract';
+import { jobRepositoryContract } from '@fetcher/manager/testing';
 import { MemoryJobRepository } from './job-repository.memory';
 import { JobTable } from './job-table';
 

@@ -1,6 +1,5 @@
 import type { TenantContext } from '@fetcher/engine';
-import type { Job } from '../../../../manager/src/jobs/job';
-import type { CreateOutcome, DispatchClaim, InsertOutcome, JobRepository, StaleClaim, StaleJob } from '../../../../manager/src/ports/job-repository.port';
+import type { CreateOutcome, DispatchClaim, InsertOutcome, Job, JobRepository, StaleClaim, StaleJob } from '@fetcher/manager';
 import { isActive, type JobTable, type StoredJob } from './job-table';
 
 /** The Worker's outbox marker lives in `metadata`, as in MongoDB; the Manager never shows it. */

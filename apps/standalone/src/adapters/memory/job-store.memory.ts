@@ -1,6 +1,18 @@
-import type { JobLease, JobProgress, JobRecord, JobStore, TerminalGuard, TerminalWrite } from '../../../../worker/src/ports/job-store.port';
+import {
+  awaitsEvent,
+  canAcquire,
+  guardAdmits,
+  holdsLease,
+  isAbandoned,
+  type JobLease,
+  type JobProgress,
+  type JobRecord,
+  jobRecordOf,
+  type JobStore,
+  type TerminalGuard,
+  type TerminalWrite,
+} from '@fetcher/worker';
 import type { JobTable } from './job-table';
-import { awaitsEvent, canAcquire, guardAdmits, holdsLease, isAbandoned, jobRecordOf } from '../../../../worker/src/ports/job-store.rules';
 
 /**
  * The Worker's job store over the standalone job table, with the conditional semantics of the

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Job } from '../../../../manager/src/jobs/job';
+import type { Job } from '@fetcher/manager';
 import { MemoryActiveExecutionChecker } from './active-execution-checker.memory';
 import { MemoryJobRepository } from './job-repository.memory';
 import { MemoryJobStore } from './job-store.memory';

@@ -1,5 +1,5 @@
-import type { Job, JobStatus } from '../../../../manager/src/jobs/job';
-import type { JobLease, JobProgress } from '../../../../worker/src/ports/job-store.port';
+import type { Job, JobStatus } from '@fetcher/manager';
+import type { JobLease, JobProgress } from '@fetcher/worker';
 import { RecordDirectory } from '../../persistence/record-directory';
 
 /**

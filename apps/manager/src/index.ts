@@ -1,0 +1,26 @@
+// The Manager's public entry, for a host that embeds it (apps/standalone): its module and HTTP app,
+// its settings loader, and the ports such a host binds to its own adapters. Everything else in
+// src/ is internal (docs/architecture.md, "Import rules").
+export { ManagerModule, type ManagerInfrastructure, type ManagerModuleOptions } from './manager.module';
+export { createManagerApp, type ManagerAppOptions } from './http/http-app';
+export { loadManagerConfig, MANAGER_CONFIG, type ManagerConfig, type ManagerSettingsOptions, type MongoSettings } from './config/manager.config';
+
+// Ports a host binds, and the types they speak.
+export { ACTIVE_EXECUTION_CHECKER, type ActiveExecutionChecker } from './ports/active-execution-checker.port';
+export { CLOCK, type Clock, SYSTEM_CLOCK } from './ports/clock.port';
+export {
+  CONNECTION_REPOSITORY,
+  type ConnectionListFilter,
+  type ConnectionListQuery,
+  type ConnectionRepository,
+  type StoredConnection,
+  type StoredSsl,
+} from './ports/connection-repository.port';
+export { JOB_PUBLISHER, type JobPublisher } from './ports/job-publisher.port';
+export { type CreateOutcome, type DispatchClaim, type InsertOutcome, JOB_REPOSITORY, type JobRepository, type StaleClaim, type StaleJob } from './ports/job-repository.port';
+export type { Job, JobProgress, JobStatus, MappedFields } from './jobs/job';
+/** The work-queue message body a job publisher sends (the Worker verifies it). */
+export { extractionRequestedBody } from './jobs/extraction-requested.message';
+/** The errors a ConnectionRepository raises (a duplicate config name, a missing connection). */
+export { AppError } from './errors/app-error';
+export { Errors } from './errors/catalogue';

@@ -1,0 +1,4 @@
+// The Manager's test entry (`@fetcher/manager/testing`): helpers other workspaces' specs use to check
+// their own adapters of the Manager's ports. Tests only: jest and tsc map it to this file; the build leaves it out.
+export { jobRepositoryContract } from './job-repository.contract';
+export { TcpProxy } from './tcp-proxy';

@@ -23,6 +23,7 @@ import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { freePort } from './support/app-process';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const REQUESTS = Number(args.get('requests') ?? 200);
@@ -44,15 +45,6 @@ async function countingProxy(): Promise<{ server: Server; port: number; dials: (
   }).listen(0, '127.0.0.1');
   await once(server, 'listening');
   return { server, port: (server.address() as { port: number }).port, dials: () => dials };
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 async function until<T>(read: () => Promise<T | undefined>, what: string, child: ChildProcess): Promise<T> {

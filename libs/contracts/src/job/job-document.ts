@@ -1,0 +1,153 @@
+import type { Binary, Document } from 'mongodb';
+import type { MappedFields } from '@fetcher/engine';
+import { binaryToUuid, uuidToBinary } from '../ids/uuid-binary';
+import type { JobFilters } from './job-request';
+
+/** The collection both services share: the Manager creates and dispatches jobs, the Worker leases and finishes them. */
+export const JOB_COLLECTION = 'job';
+
+/** A job document as stored (snake_case); `_id` is a 16-byte binary UUID of subtype 0x00. */
+export type JobDocument = Document & { _id: Binary };
+
+/** The Worker's hold on a running job (`lease: {token, owner, expires_at}`). */
+export interface JobLease {
+  readonly token: string;
+  readonly owner: string;
+  readonly expiresAt: Date;
+}
+
+/** How far a running job got (`progress: {tables_done, rows_so_far, updated_at}`), written by the Worker. */
+export interface JobProgress {
+  readonly tablesDone: number;
+  readonly rowsSoFar: number;
+  readonly updatedAt?: Date;
+}
+
+/**
+ * A job document as read, field by field: a field is present only when the document holds it with
+ * the stored type. The request (`mappedFields`, `filters`) comes as stored, unchecked; each reader
+ * checks it by its own rules. Statuses are the apps' to name, so `status` is the stored text.
+ */
+export interface JobDocumentRecord {
+  readonly id: string;
+  readonly status: string;
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly mappedFields?: unknown;
+  readonly filters?: unknown;
+  readonly requestHash?: string;
+  readonly createdAt?: Date;
+  readonly completedAt?: Date;
+  readonly dispatchedAt?: Date;
+  readonly dispatchAttempts?: number;
+  readonly redispatchCount?: number;
+  readonly resultPath?: string;
+  readonly resultHmac?: string;
+  readonly lease?: JobLease;
+  readonly progress?: JobProgress;
+}
+
+/** A job as the Manager creates it. */
+export interface NewJobRecord {
+  readonly id: string;
+  readonly status: string;
+  readonly mappedFields: MappedFields;
+  readonly filters?: JobFilters;
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly requestHash: string;
+  readonly createdAt: Date;
+  readonly completedAt: Date | null;
+  readonly dispatchedAt: Date | null;
+  readonly dispatchAttempts: number;
+}
+
+/** `dedup_active` is true exactly while a job is pending or processing: the active-hash index keys on it. */
+export function isActiveJobStatus(status: string): boolean {
+  return status === 'pending' || status === 'processing';
+}
+
+/** The document of a new job, as the Manager inserts it. */
+export function encodeNewJob(job: NewJobRecord): JobDocument {
+  return {
+    _id: uuidToBinary(job.id),
+    metadata: job.metadata,
+    mapped_fields: job.mappedFields,
+    ...(job.filters && Object.keys(job.filters).length > 0 ? { filters: job.filters } : {}),
+    status: job.status,
+    dedup_active: isActiveJobStatus(job.status),
+    request_hash: job.requestHash,
+    created_at: job.createdAt,
+    completed_at: job.completedAt,
+    dispatched_at: job.dispatchedAt,
+    dispatch_attempts: job.dispatchAttempts,
+    dispatch_lock_until: null,
+  };
+}
+
+export function decodeJobDocument(doc: Document): JobDocumentRecord {
+  const lease = decodeLease(doc.lease);
+  const progress = decodeProgress(doc.progress);
+  return {
+    id: binaryToUuid(doc._id),
+    status: typeof doc.status === 'string' ? doc.status : '',
+    metadata: isObject(doc.metadata) ? doc.metadata : {},
+    ...(doc.mapped_fields !== undefined ? { mappedFields: doc.mapped_fields } : {}),
+    ...(doc.filters !== undefined ? { filters: doc.filters } : {}),
+    ...(typeof doc.request_hash === 'string' ? { requestHash: doc.request_hash } : {}),
+    ...(doc.created_at instanceof Date ? { createdAt: doc.created_at } : {}),
+    ...(doc.completed_at instanceof Date ? { completedAt: doc.completed_at } : {}),
+    ...(doc.dispatched_at instanceof Date ? { dispatchedAt: doc.dispatched_at } : {}),
+    ...(typeof doc.dispatch_attempts === 'number' ? { dispatchAttempts: doc.dispatch_attempts } : {}),
+    ...(typeof doc.redispatch_count === 'number' ? { redispatchCount: doc.redispatch_count } : {}),
+    ...(typeof doc.result_path === 'string' && doc.result_path !== '' ? { resultPath: doc.result_path } : {}),
+    ...(typeof doc.result_hmac === 'string' && doc.result_hmac !== '' ? { resultHmac: doc.result_hmac } : {}),
+    ...(lease ? { lease } : {}),
+    ...(progress ? { progress } : {}),
+  };
+}
+
+/** `lease` as stored. */
+export function encodeLease(lease: JobLease): Document {
+  return { token: lease.token, owner: lease.owner, expires_at: lease.expiresAt };
+}
+
+/** `progress` as stored. */
+export function encodeProgress(progress: JobProgress): Document {
+  return { tables_done: progress.tablesDone, rows_so_far: progress.rowsSoFar, updated_at: progress.updatedAt };
+}
+
+/**
+ * The outbox marker of a terminal event, in `metadata`: set with the terminal write (by the Worker,
+ * or by the Manager when a job never reached the broker), sent and cleared by the Worker's repairer.
+ */
+export const TERMINAL_EVENT_MARKER_KEYS = ['metadata.terminalEventPending', 'metadata.terminalEventStatus', 'metadata.terminalEventPayload'] as const;
+
+export function terminalEventMarker(status: string, payload: string): Document {
+  return { 'metadata.terminalEventPending': true, 'metadata.terminalEventStatus': status, 'metadata.terminalEventPayload': payload };
+}
+
+function decodeLease(value: unknown): JobLease | undefined {
+  if (!isObject(value)) return undefined;
+  const { token, owner, expires_at: expiresAt } = value;
+  return typeof token === 'string' && expiresAt instanceof Date ? { token, owner: String(owner), expiresAt } : undefined;
+}
+
+function decodeProgress(value: unknown): JobProgress | undefined {
+  if (!isObject(value)) return undefined;
+  const { tables_done: tables, rows_so_far: rows, updated_at: at } = value;
+  const tablesDone = count(tables);
+  const rowsSoFar = count(rows);
+  if (tablesDone === undefined || rowsSoFar === undefined) return undefined;
+  return { tablesDone, rowsSoFar, ...(at instanceof Date ? { updatedAt: at } : {}) };
+}
+
+/** Counters come back as numbers, bigints or BSON Longs, depending on how they were written. */
+function count(n: unknown): number | undefined {
+  if (typeof n === 'number') return n;
+  if (typeof n === 'bigint') return Number(n);
+  if (isObject(n) && typeof n.toNumber === 'function') return (n.toNumber as () => number)();
+  return undefined;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

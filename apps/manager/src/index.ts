@@ -18,9 +18,7 @@ export {
 } from './ports/connection-repository.port';
 export { JOB_PUBLISHER, type JobPublisher } from './ports/job-publisher.port';
 export { type CreateOutcome, type DispatchClaim, type InsertOutcome, JOB_REPOSITORY, type JobRepository, type StaleClaim, type StaleJob } from './ports/job-repository.port';
-export type { Job, JobProgress, JobStatus, MappedFields } from './jobs/job';
-/** The work-queue message body a job publisher sends (the Worker verifies it). */
-export { extractionRequestedBody } from './jobs/extraction-requested.message';
+export type { Job, JobProgress, JobStatus } from './jobs/job';
 /** The errors a ConnectionRepository raises (a duplicate config name, a missing connection). */
 export { AppError } from './errors/app-error';
 export { Errors } from './errors/catalogue';

@@ -1,5 +1,21 @@
 import {
-  amqpUrl,
+  MONGO_CREDENTIALS,
+  MONGO_ENV,
+  MONGO_ENV_EMBEDDED,
+  mongoSettingsFrom,
+  mongoTlsRequirement,
+  type MongoSettings,
+  RABBITMQ_CREDENTIALS,
+  RABBITMQ_ENV,
+  rabbitmqSettingsFrom,
+  rabbitmqTlsRequirement,
+  readInternalDatasources,
+  type InternalDatasourceSettings,
+  telemetryEnv,
+  telemetrySettingsFrom,
+} from '@fetcher/contracts';
+import { parseDatasourceType, sslModesFor, type DatasourceType } from '@fetcher/connectors';
+import {
   ConfigError,
   ENVELOPE_MAX_AGE_SEC,
   ENVELOPE_MAX_FUTURE_SEC,
@@ -9,8 +25,6 @@ import {
   envInt,
   envUrl,
   type KeyRing,
-  mongoUriFromEnv,
-  mongoUsesTls,
   pairCheck,
   parseEnv,
   parseKeyRingEnv,
@@ -21,7 +35,6 @@ import {
 } from '@fetcher/platform';
 import { z } from 'zod';
 import type { TelemetrySettings } from '@fetcher/platform';
-import { type InternalDatasourceConfig, readInternalDatasources } from './internal-datasources.config';
 
 export const MANAGER_CONFIG = Symbol('ManagerConfig');
 
@@ -46,24 +59,9 @@ export const MANAGER_ENV_SCHEMA = z.object({
   APP_ENC_KEY_PREVIOUS: z.string().optional(),
   SCHEMA_CACHE_TTL_SECONDS: z.string().optional(),
 
-  MONGO_URI: z.enum(['mongodb', 'mongodb+srv'], { error: 'must be mongodb or mongodb+srv' }).default('mongodb'),
-  MONGO_HOST: z.string().default('localhost'),
-  MONGO_PORT: port().optional(),
-  MONGO_USER: z.string().optional(),
-  MONGO_PASSWORD: z.string().optional(),
-  MONGO_NAME: z.string({ error: 'is required' }),
-  MONGO_PARAMETERS: z.string().optional(),
-  MONGO_TLS_CA_CERT: z.base64({ error: 'must be base64' }).optional(),
+  ...MONGO_ENV,
 
-  RABBITMQ_URI: z.enum(['amqp', 'amqps'], { error: 'must be amqp or amqps' }).default('amqp'),
-  RABBITMQ_HOST: z.string().default('localhost'),
-  RABBITMQ_PORT_AMQP: port(5672),
-  RABBITMQ_DEFAULT_USER: z.string().optional(),
-  RABBITMQ_DEFAULT_PASS: z.string().optional(),
-  RABBITMQ_PORT_HOST: port(15_672),
-  RABBITMQ_HEALTH_CHECK_URL: envUrl(HTTP).optional(),
-  RABBITMQ_FETCHER_WORK_QUEUE: z.string({ error: 'is required' }),
-  RABBITMQ_TLS: envBool(false),
+  ...RABBITMQ_ENV,
 
   PLUGIN_AUTH_ENABLED: envBool(false),
   PLUGIN_AUTH_ADDRESS: envUrl(HTTP).optional(),
@@ -91,11 +89,7 @@ export const MANAGER_ENV_SCHEMA = z.object({
   READYZ_DRAIN_DELAY_SEC: envInt().optional(),
   ALLOW_INSECURE_TLS: envBool(false),
 
-  ENABLE_TELEMETRY: envBool(false),
-  OTEL_EXPORTER_OTLP_ENDPOINT: envUrl(HTTP).optional(),
-  OTEL_RESOURCE_SERVICE_NAME: z.string().default('fetcher-manager'),
-  OTEL_RESOURCE_SERVICE_VERSION: z.string().optional(),
-  OTEL_RESOURCE_DEPLOYMENT_ENVIRONMENT: z.string().optional(),
+  ...telemetryEnv('fetcher-manager'),
 
   SWAGGER_TITLE: z.string().default('Fetcher Manager API'),
   SWAGGER_DESCRIPTION: z.string().default('Datasource connections and extraction jobs.'),
@@ -118,7 +112,7 @@ export interface ManagerSettingsOptions {
 
 /** Rules across variables; they see the environment with blanks removed. */
 const checks = (embeddedStore: boolean): readonly EnvCheck[] => [
-  pairCheck(['MONGO_USER', 'MONGO_PASSWORD'], ['RABBITMQ_DEFAULT_USER', 'RABBITMQ_DEFAULT_PASS']),
+  pairCheck(MONGO_CREDENTIALS, RABBITMQ_CREDENTIALS),
   (env) => {
     const ring = parseKeyRingEnv({ APP_ENC_KEY: env.APP_ENC_KEY, APP_ENC_KEY_VERSION: env.APP_ENC_KEY_VERSION, APP_ENC_KEY_PREVIOUS: env.APP_ENC_KEY_PREVIOUS });
     // A missing APP_ENC_KEY is already reported by the schema.
@@ -127,8 +121,8 @@ const checks = (embeddedStore: boolean): readonly EnvCheck[] => [
   (env) => (parseListenAddress(env.SERVER_ADDRESS ?? ':4006') ? [] : [{ variable: 'SERVER_ADDRESS', message: 'must be [host]:port with a port from 1 to 65535' }]),
   (env) =>
     saasTlsProblems(env.DEPLOYMENT_MODE, [
-      { variable: 'MONGO_PARAMETERS', configured: !embeddedStore, tls: mongoUsesTls(env.MONGO_URI, env.MONGO_PARAMETERS) },
-      { variable: 'RABBITMQ_URI', configured: true, tls: env.RABBITMQ_URI === 'amqps' },
+      mongoTlsRequirement(env, !embeddedStore),
+      rabbitmqTlsRequirement(env),
       { variable: 'REDIS_TLS', configured: env.REDIS_HOST !== undefined, tls: /^(true|t|1)$/i.test(env.REDIS_TLS ?? '') },
       { variable: 'PLUGIN_AUTH_ADDRESS', configured: env.PLUGIN_AUTH_ADDRESS !== undefined, tls: (env.PLUGIN_AUTH_ADDRESS ?? '').startsWith('https:') },
     ]),
@@ -151,11 +145,10 @@ export interface RedisSettings {
   readonly caCert?: string;
 }
 
-export interface MongoSettings {
-  readonly uri: string;
-  readonly dbName: string;
-  readonly tlsCaCert?: string;
-}
+export type { MongoSettings };
+
+/** An operator-configured datasource (`DATASOURCE_<X>_*`), as both services read it. */
+export type InternalDatasourceConfig = InternalDatasourceSettings<DatasourceType>;
 
 export interface ManagerConfig {
   readonly envName: string;
@@ -196,7 +189,7 @@ export interface ManagerConfig {
 export const MULTI_TENANT_UNAVAILABLE = 'MULTI_TENANT_ENABLED: multi-tenant mode is not available in this release';
 
 /** The schema when a host embeds the store: the MongoDB database name is not asked for. */
-const EMBEDDED_STORE_SCHEMA = MANAGER_ENV_SCHEMA.extend({ MONGO_NAME: z.string().optional() });
+const EMBEDDED_STORE_SCHEMA = MANAGER_ENV_SCHEMA.extend(MONGO_ENV_EMBEDDED);
 
 /**
  * Parses the Manager's environment once, at startup. Every problem is reported at once. A host that
@@ -210,7 +203,7 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
   const address = parseListenAddress(e.SERVER_ADDRESS);
   // Both were checked by CHECKS; this only narrows the types.
   if (!ring.ok || !address) throw new ConfigError(['APP_ENC_KEY: invalid key ring']);
-  const datasources = readInternalDatasources(rawEnv);
+  const datasources = readInternalDatasources(rawEnv, { parseType: parseDatasourceType, sslModesFor });
 
   const warnings = [...datasources.warnings];
   if (e.MAX_PAGINATION_MONTH_DATE_RANGE !== undefined) {
@@ -227,21 +220,8 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
     logLevel: e.LOG_LEVEL,
     keyRing: ring.ring,
     schemaCache: { ttlSeconds: Number.isInteger(ttl) && ttl > 0 ? ttl : 300 },
-    ...(embeddedStore || e.MONGO_NAME === undefined
-      ? {}
-      : {
-          mongo: {
-            uri: mongoUriFromEnv(env),
-            dbName: e.MONGO_NAME.toLowerCase(),
-            ...(e.MONGO_TLS_CA_CERT ? { tlsCaCert: Buffer.from(e.MONGO_TLS_CA_CERT, 'base64').toString('utf8') } : {}),
-          },
-        }),
-    amqp: {
-      url: amqpUrl({ scheme: e.RABBITMQ_URI, host: e.RABBITMQ_HOST, port: e.RABBITMQ_PORT_AMQP, user: e.RABBITMQ_DEFAULT_USER, password: e.RABBITMQ_DEFAULT_PASS }),
-      workQueue: e.RABBITMQ_FETCHER_WORK_QUEUE,
-      ...(e.RABBITMQ_HEALTH_CHECK_URL ? { healthUrl: e.RABBITMQ_HEALTH_CHECK_URL } : {}),
-      tls: e.RABBITMQ_TLS,
-    },
+    ...(embeddedStore ? {} : optional('mongo', mongoSettingsFrom(e))),
+    amqp: rabbitmqSettingsFrom(e),
     pluginAuth: { enabled: e.PLUGIN_AUTH_ENABLED && e.PLUGIN_AUTH_ADDRESS !== undefined, ...(e.PLUGIN_AUTH_ADDRESS ? { address: e.PLUGIN_AUTH_ADDRESS } : {}) },
     ...(e.REDIS_HOST
       ? {
@@ -267,13 +247,7 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
     deploymentMode: e.DEPLOYMENT_MODE,
     drainDelaySec: resolveDrainDelaySec(e.READYZ_DRAIN_DELAY_SEC),
     allowInsecureTls: e.ALLOW_INSECURE_TLS,
-    telemetry: {
-      enabled: e.ENABLE_TELEMETRY,
-      serviceName: e.OTEL_RESOURCE_SERVICE_NAME,
-      ...(e.OTEL_RESOURCE_SERVICE_VERSION ? { serviceVersion: e.OTEL_RESOURCE_SERVICE_VERSION } : {}),
-      environment: e.OTEL_RESOURCE_DEPLOYMENT_ENVIRONMENT ?? e.ENV_NAME,
-      ...(e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
-    },
+    telemetry: telemetrySettingsFrom(e, e.ENV_NAME),
     swagger: { title: e.SWAGGER_TITLE, description: e.SWAGGER_DESCRIPTION, version: e.SWAGGER_VERSION ?? e.VERSION },
     pagination: { maxLimit: e.MAX_PAGINATION_LIMIT },
     internalDatasources: datasources.datasources,
@@ -285,6 +259,10 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
 export function mongoSettings(config: ManagerConfig): MongoSettings {
   if (!config.mongo) throw new ConfigError(['MONGO_NAME: is required (this Manager was configured for an embedded store)']);
   return config.mongo;
+}
+
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, V>);
 }
 
 function deepFreeze<T>(value: T): T {

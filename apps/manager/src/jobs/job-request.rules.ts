@@ -1,6 +1,6 @@
 import { Errors } from '../errors/catalogue';
 import { hasNulKey } from '../http/json-bounds';
-import type { MappedFields } from './job';
+import type { MappedFields } from '@fetcher/engine';
 
 /** More datasources than this in one job are refused: each one is a connection the Worker holds open. */
 export const MAX_DATASOURCES_PER_JOB = 10;

@@ -1,22 +1,12 @@
+import type { MappedFields } from '@fetcher/engine';
+import type { JobFilters, JobProgress } from '@fetcher/contracts';
+
 /** The job as the Manager sees it: the request it was created from plus its lifecycle fields. */
 export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed';
 
-/** datasource -> table -> fields, as submitted. */
-export type MappedFields = Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
-/** datasource -> table -> field -> operator -> values, after the clean-up of unknown operators and empty lists. */
-export type JobFilters = Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, FilterCondition>>>>>>;
-export type FilterCondition = Readonly<Partial<Record<FilterOperator, readonly unknown[]>>>;
-export type FilterOperator = 'eq' | 'gt' | 'gte' | 'lt' | 'lte' | 'between' | 'in' | 'nin' | 'ne' | 'like';
-export const FILTER_OPERATORS: readonly FilterOperator[] = Object.freeze(['eq', 'gt', 'gte', 'lt', 'lte', 'between', 'in', 'nin', 'ne', 'like']);
+export type { JobFilters, JobProgress };
 
 export type JobMetadata = Readonly<Record<string, unknown>>;
-
-/** What the Worker reports while it runs a job. */
-export interface JobProgress {
-  readonly tablesDone: number;
-  readonly rowsSoFar: number;
-  readonly updatedAt?: Date;
-}
 
 export interface Job {
   readonly id: string;

@@ -12,7 +12,7 @@ import { loadManagerConfig, type ManagerConfig, mongoSettings } from '../config/
 import { createManagerApp } from '../http/http-app';
 import { CLOCK } from '../ports/clock.port';
 import { JOB_REPOSITORY, type JobRepository } from '../ports/job-repository.port';
-import { binaryToUuid } from '../adapters/mongo/uuid-binary';
+import { binaryToUuid } from '@fetcher/contracts';
 import { FakeClock } from '../testing/fake-clock';
 import { aPostgresConnection } from '../testing/manager-harness';
 import { managerTestEnv } from '../testing/manager-test-env';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Job } from './job';
-import { extractionRequestedBody } from './extraction-requested.message';
+import { buildJobMessage } from '@fetcher/contracts';
 import { requestHash } from './request-hash';
 
 const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -18,7 +18,7 @@ describe(requestHash.name, () => {
   });
 });
 
-describe(extractionRequestedBody.name, () => {
+describe(buildJobMessage.name, () => {
   const job: Job = {
     id: '0193a1b2-0000-7000-8000-000000000001',
     status: 'pending',
@@ -32,13 +32,13 @@ describe(extractionRequestedBody.name, () => {
   };
 
   it('writes the sorted keys without whitespace and leaves out empty filters', () => {
-    expect(extractionRequestedBody(job).toString()).toBe(
+    expect(buildJobMessage(job).toString()).toBe(
       '{"createdAt":"2026-11-29T10:00:00.123Z","jobId":"0193a1b2-0000-7000-8000-000000000001","mappedFields":{"pg-main":{"transactions":["id","amount"]}},"metadata":{"source":"reporter"}}',
     );
   });
 
   it('puts the filters between createdAt and jobId', () => {
-    const body = extractionRequestedBody({ ...job, filters: { 'pg-main': { transactions: { status: { eq: ['completed'] } } } } }).toString();
+    const body = buildJobMessage({ ...job, filters: { 'pg-main': { transactions: { status: { eq: ['completed'] } } } } }).toString();
     expect(body).toMatch(/^\{"createdAt":"[^"]+","filters":\{"pg-main":\{"transactions":\{"status":\{"eq":\["completed"\]\}\}\}\},"jobId":/);
   });
 });

@@ -1,5 +1,6 @@
 import { canonicalJson, sha256Hex } from '@fetcher/platform';
-import type { JobFilters, JobMetadata, MappedFields } from './job';
+import type { MappedFields } from '@fetcher/engine';
+import type { JobFilters, JobMetadata } from './job';
 
 /**
  * The deduplication key of a job request: the hex SHA-256 of the canonical JSON of the request

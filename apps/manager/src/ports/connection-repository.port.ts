@@ -1,34 +1,8 @@
+import type { StoredConnection } from '@fetcher/contracts';
 import type { TenantContext } from '@fetcher/engine';
 
-/** Encrypted SSL material. `legacy*` holds plaintext PEM written by the original service. */
-export interface StoredSsl {
-  readonly mode: string;
-  readonly caEncrypted?: string;
-  readonly certEncrypted?: string;
-  readonly keyEncrypted?: string;
-  readonly legacyCa?: string;
-  readonly legacyCert?: string;
-  readonly legacyKey?: string;
-}
-
-/** A stored (non-internal) connection as the Manager keeps it. Secrets stay encrypted here. */
-export interface StoredConnection {
-  readonly id: string;
-  readonly productName: string;
-  readonly configName: string;
-  readonly type: string;
-  readonly host: string;
-  readonly port: number;
-  readonly databaseName: string;
-  readonly schema?: string;
-  readonly userName: string;
-  readonly passwordEncrypted: string;
-  readonly keyVersion: string;
-  readonly ssl?: StoredSsl;
-  readonly metadata?: Readonly<Record<string, unknown>>;
-  readonly createdAt: Date;
-  readonly updatedAt: Date;
-}
+/** A stored (non-internal) connection, secrets encrypted: the record of the shared `connection` document codec. */
+export type { StoredConnection, StoredSsl } from '@fetcher/contracts';
 
 export interface ConnectionListFilter {
   readonly productName?: string;

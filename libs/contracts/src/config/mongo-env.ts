@@ -19,7 +19,7 @@ export const MONGO_ENV_EMBEDDED = { MONGO_NAME: z.string().optional() };
 /** Set together or not at all (`pairCheck`). */
 export const MONGO_CREDENTIALS = ['MONGO_USER', 'MONGO_PASSWORD'] as const;
 
-type MongoValues = { [K in keyof typeof MONGO_ENV]: z.output<(typeof MONGO_ENV)[K]> };
+type MongoValues = z.output<z.ZodObject<typeof MONGO_ENV>>;
 
 /** Where a service's MongoDB is. */
 export interface MongoSettings {

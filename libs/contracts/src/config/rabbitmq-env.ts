@@ -20,7 +20,7 @@ export const RABBITMQ_ENV = {
 /** Set together or not at all (`pairCheck`). */
 export const RABBITMQ_CREDENTIALS = ['RABBITMQ_DEFAULT_USER', 'RABBITMQ_DEFAULT_PASS'] as const;
 
-type RabbitmqValues = { [K in keyof typeof RABBITMQ_ENV]: z.output<(typeof RABBITMQ_ENV)[K]> };
+type RabbitmqValues = z.output<z.ZodObject<typeof RABBITMQ_ENV>>;
 
 export interface RabbitmqSettings {
   /** With percent-encoded credentials. */

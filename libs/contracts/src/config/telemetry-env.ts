@@ -12,7 +12,7 @@ export function telemetryEnv(defaultServiceName: string) {
   };
 }
 
-type TelemetryValues = { [K in keyof ReturnType<typeof telemetryEnv>]: z.output<ReturnType<typeof telemetryEnv>[K]> };
+type TelemetryValues = z.output<z.ZodObject<ReturnType<typeof telemetryEnv>>>;
 
 /** The tracing settings; the environment is OTEL_RESOURCE_DEPLOYMENT_ENVIRONMENT, else the service's ENV_NAME. */
 export function telemetrySettingsFrom(e: TelemetryValues, envName: string | undefined): TelemetrySettings {

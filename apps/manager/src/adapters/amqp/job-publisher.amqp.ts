@@ -5,7 +5,7 @@ import {
 } from '@fetcher/platform';
 import amqp, { type AmqpConnectionManager } from 'amqp-connection-manager';
 import type { ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { extractionRequestedBody } from '../../jobs/extraction-requested.message';
+import { buildJobMessage } from '@fetcher/contracts';
 import type { Job } from '../../jobs/job';
 import type { Clock } from '../../ports/clock.port';
 import type { JobPublisher } from '../../ports/job-publisher.port';
@@ -112,7 +112,7 @@ export class AmqpJobPublisher implements JobPublisher, OnApplicationBootstrap, O
   }
 
   async #publish(job: Job, requestId: string): Promise<void> {
-    const body = extractionRequestedBody(job);
+    const body = buildJobMessage(job);
     if (!this.#breaker.tryAcquire()) throw new PublishError('circuit_open');
     let lastError: unknown;
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {

@@ -1,6 +1,6 @@
 import { type ConnectionDescriptor, type TenantContext } from '@fetcher/engine';
 import { v5 as uuidv5 } from 'uuid';
-import type { InternalDatasourceConfig } from '../../config/internal-datasources.config';
+import type { InternalDatasourceConfig } from '../../config/manager.config';
 import type { InternalDatasource, InternalDatasources } from '../../ports/internal-datasources.port';
 
 /** The namespace of internal-datasource ids; ids must match what other deployments compute. */
@@ -29,8 +29,8 @@ function toInternal(c: InternalDatasourceConfig): InternalDatasource {
     userName: c.userName,
     ...(c.sslMode ? { sslMode: c.sslMode } : {}),
   };
+  const ssl = c.ssl ? { ssl: { ...c.ssl } } : {};
   Object.defineProperty(descriptor, 'hostAttributes', { value: Object.freeze({ metadata: c.metadata, internal: true }), enumerable: false });
-  const ssl = c.ssl.ca || c.ssl.cert || c.ssl.key ? { ssl: { ...c.ssl } } : {};
   Object.defineProperty(descriptor, 'secrets', { value: Object.freeze({ ...(c.password ? { password: c.password } : {}), ...ssl }), enumerable: false });
   return Object.freeze({
     id: uuidv5(`/${c.configName}`, INTERNAL_DATASOURCE_NAMESPACE),
@@ -40,7 +40,7 @@ function toInternal(c: InternalDatasourceConfig): InternalDatasource {
     port: c.port,
     databaseName: c.databaseName,
     userName: c.userName,
-    sslMode: c.sslMode,
+    sslMode: c.sslMode ?? '',
     metadata: c.metadata,
     descriptor,
   });

@@ -1,5 +1,8 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
+import {
+  CONNECTION_INDEXES, createIndexArgs, decodeConnection, encodeConnection, idFilter, indexesOwnedBy, isUuid, LEGACY_CONNECTION_INDEXES, OPTIONAL_CONNECTION_FIELDS,
+} from '@fetcher/contracts';
 import type { TenantContext } from '@fetcher/engine';
 import { type Model, type mongo } from 'mongoose';
 import { Errors } from '../../errors/catalogue';
@@ -8,11 +11,9 @@ import type {
   ConnectionListQuery,
   ConnectionRepository,
   StoredConnection,
-  StoredSsl,
 } from '../../ports/connection-repository.port';
-import { CONNECTION_INDEXES, CONNECTION_MODEL, LEGACY_CONNECTION_INDEXES } from './connection.schema';
+import { CONNECTION_MODEL } from './connection.schema';
 import { connectionStoreError, isDuplicateKey, isIndexConflict, isNotFoundOnDrop } from './mongo-errors';
-import { binaryToUuid, idFilter, uuidToBinary } from './uuid-binary';
 
 type Doc = Record<string, unknown>;
 type StoredDoc = { _id: mongo.Binary } & Record<string, unknown>;
@@ -40,9 +41,9 @@ export class MongoConnectionRepository implements ConnectionRepository, OnModule
         if (!isNotFoundOnDrop(error)) throw connectionStoreError(error);
       }
     }
-    for (const { key, ...options } of CONNECTION_INDEXES) {
+    for (const index of indexesOwnedBy('manager', CONNECTION_INDEXES)) {
       try {
-        await collection.createIndex({ ...key }, { ...options });
+        await collection.createIndex(...createIndexArgs(index));
       } catch (error) {
         if (!isIndexConflict(error)) throw connectionStoreError(error);
       }
@@ -51,13 +52,14 @@ export class MongoConnectionRepository implements ConnectionRepository, OnModule
 
   async insert(_tenant: TenantContext, connection: StoredConnection): Promise<void> {
     try {
-      await this.collection.insertOne(toDocument(connection) as StoredDoc);
+      await this.collection.insertOne(encodeConnection(connection) as StoredDoc);
     } catch (error) {
       throw isDuplicateKey(error) ? Errors.connectionConflict() : connectionStoreError(error);
     }
   }
 
   findLiveById(_tenant: TenantContext, id: string): Promise<StoredConnection | undefined> {
+    if (!isUuid(id)) return Promise.resolve(undefined); // no stored id is anything else
     return this.findOne({ _id: idFilter(id), deleted_at: null });
   }
 
@@ -66,10 +68,10 @@ export class MongoConnectionRepository implements ConnectionRepository, OnModule
   }
 
   async replace(_tenant: TenantContext, connection: StoredConnection): Promise<boolean> {
-    const { _id, created_at, ...fields } = toDocument(connection);
+    const { _id, created_at, ...fields } = encodeConnection(connection);
     void _id;
     void created_at;
-    const unset = ['schema', 'ssl', 'metadata'].filter((k) => !(k in fields));
+    const unset = OPTIONAL_CONNECTION_FIELDS.filter((k) => !(k in fields));
     try {
       const result = await this.collection.updateOne(
         { _id: idFilter(connection.id), deleted_at: null },
@@ -97,7 +99,7 @@ export class MongoConnectionRepository implements ConnectionRepository, OnModule
         { $set: { product_name: productName, updated_at: now } },
         { returnDocument: 'after' },
       );
-      return updated ? fromDocument(updated) : undefined;
+      return updated ? decodeConnection(updated) : undefined;
     } catch (error) {
       throw connectionStoreError(error);
     }
@@ -116,7 +118,7 @@ export class MongoConnectionRepository implements ConnectionRepository, OnModule
           .toArray(),
         this.collection.countDocuments(filter),
       ]);
-      return { items: docs.map(fromDocument), total };
+      return { items: docs.map((doc) => decodeConnection(doc)), total };
     } catch (error) {
       throw connectionStoreError(error);
     }
@@ -125,7 +127,7 @@ export class MongoConnectionRepository implements ConnectionRepository, OnModule
   private async findOne(filter: Doc): Promise<StoredConnection | undefined> {
     try {
       const doc = await this.collection.findOne(filter);
-      return doc ? fromDocument(doc) : undefined;
+      return doc ? decodeConnection(doc) : undefined;
     } catch (error) {
       throw connectionStoreError(error);
     }
@@ -144,67 +146,4 @@ function listFilter(filter: ConnectionListFilter): Doc {
     out.created_at = { ...(filter.createdFrom ? { $gte: filter.createdFrom } : {}), ...(filter.createdBefore ? { $lt: filter.createdBefore } : {}) };
   }
   return out;
-}
-
-function toDocument(c: StoredConnection): Doc {
-  const doc: Doc = {
-    _id: uuidToBinary(c.id),
-    product_name: c.productName,
-    config_name: c.configName,
-    type: c.type,
-    host: c.host,
-    port: c.port,
-    database_name: c.databaseName,
-    username: c.userName,
-    password_encrypted: c.passwordEncrypted,
-    encryption_key_version: c.keyVersion,
-    created_at: c.createdAt,
-    updated_at: c.updatedAt,
-    deleted_at: null,
-  };
-  if (c.schema !== undefined) doc.schema = c.schema;
-  if (c.ssl) {
-    const ssl: Doc = { mode: c.ssl.mode };
-    if (c.ssl.caEncrypted) ssl.ca_encrypted = c.ssl.caEncrypted;
-    if (c.ssl.certEncrypted) ssl.cert_encrypted = c.ssl.certEncrypted;
-    if (c.ssl.keyEncrypted) ssl.key_encrypted = c.ssl.keyEncrypted;
-    doc.ssl = ssl;
-  }
-  if (c.metadata && Object.keys(c.metadata).length > 0) doc.metadata = c.metadata;
-  return doc;
-}
-
-function fromDocument(doc: Doc): StoredConnection {
-  const str = (v: unknown) => (typeof v === 'string' ? v : '');
-  const ssl = doc.ssl && typeof doc.ssl === 'object' ? (doc.ssl as Doc) : undefined;
-  const metadata = doc.metadata && typeof doc.metadata === 'object' && !Array.isArray(doc.metadata) ? (doc.metadata as Doc) : undefined;
-  const storedSsl: StoredSsl | undefined = ssl
-    ? {
-        mode: str(ssl.mode),
-        ...(ssl.ca_encrypted ? { caEncrypted: str(ssl.ca_encrypted) } : {}),
-        ...(ssl.cert_encrypted ? { certEncrypted: str(ssl.cert_encrypted) } : {}),
-        ...(ssl.key_encrypted ? { keyEncrypted: str(ssl.key_encrypted) } : {}),
-        // Plaintext material from the original service: readable until the next PATCH encrypts it.
-        ...(ssl.ca ? { legacyCa: str(ssl.ca) } : {}),
-        ...(ssl.cert ? { legacyCert: str(ssl.cert) } : {}),
-        ...(ssl.key ? { legacyKey: str(ssl.key) } : {}),
-      }
-    : undefined;
-  return {
-    id: binaryToUuid(doc._id),
-    productName: str(doc.product_name),
-    configName: str(doc.config_name),
-    type: str(doc.type),
-    host: str(doc.host),
-    port: typeof doc.port === 'number' ? doc.port : Number(doc.port ?? 0),
-    databaseName: str(doc.database_name),
-    ...(typeof doc.schema === 'string' ? { schema: doc.schema } : {}),
-    userName: str(doc.username),
-    passwordEncrypted: str(doc.password_encrypted),
-    keyVersion: str(doc.encryption_key_version),
-    ...(storedSsl ? { ssl: storedSsl } : {}),
-    ...(metadata ? { metadata } : {}),
-    createdAt: doc.created_at instanceof Date ? doc.created_at : new Date(0),
-    updatedAt: doc.updated_at instanceof Date ? doc.updated_at : new Date(0),
-  };
 }

@@ -1,12 +1,13 @@
+import { CONNECTION_COLLECTION } from '@fetcher/contracts';
 import { Schema } from 'mongoose';
 
-export const CONNECTION_COLLECTION = 'connection';
 export const CONNECTION_MODEL = 'Connection';
 
 /**
- * The `connection` document (snake_case, as the original service and the Worker read it). The
- * adapter writes through the native collection so that ids stay BSON binaries of subtype 0x00;
- * the schema documents the shape and names the collection for mongoose.
+ * The `connection` document (snake_case, as the original service and the Worker read it). The field
+ * mapping is `@fetcher/contracts`' codec (`encodeConnection`, `decodeConnection`); the adapter
+ * writes through the native collection so that ids stay BSON binaries of subtype 0x00. This schema
+ * names the collection for mongoose.
  */
 export const ConnectionSchema = new Schema(
   {
@@ -29,13 +30,3 @@ export const ConnectionSchema = new Schema(
   },
   { collection: CONNECTION_COLLECTION, versionKey: false, autoIndex: false, strict: false },
 );
-
-/** Created at startup in single-tenant mode; names are part of the contract with operators. */
-export const CONNECTION_INDEXES = [
-  { name: 'idx_connection_config_name', key: { config_name: 1 }, unique: true, partialFilterExpression: { deleted_at: null } },
-  { name: 'idx_connection_created', key: { created_at: -1 }, partialFilterExpression: { deleted_at: null } },
-  { name: 'idx_connection_database_name', key: { database_name: 1 }, partialFilterExpression: { deleted_at: null } },
-] as const;
-
-/** Left by older releases; their uniqueness rules no longer hold. */
-export const LEGACY_CONNECTION_INDEXES = ['idx_connection_product_config', 'idx_connection_product_created', 'idx_connection_unassigned'];

@@ -1,14 +1,16 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import type { TenantContext } from '@fetcher/engine';
+import {
+  ACTIVE_HASH_INDEX, createIndexArgs, decodeJobDocument, encodeNewJob, idFilter, indexesOwnedBy, isUuid, JOB_INDEXES, type JobDocument, terminalEventMarker,
+} from '@fetcher/contracts';
+import type { MappedFields, TenantContext } from '@fetcher/engine';
 import { type Model, type mongo } from 'mongoose';
-import type { Job, JobFilters, JobMetadata, JobProgress, JobStatus, MappedFields } from '../../jobs/job';
+import type { Job, JobFilters, JobStatus } from '../../jobs/job';
 import type { CreateOutcome, DispatchClaim, InsertOutcome, JobRepository, StaleClaim, StaleJob } from '../../ports/job-repository.port';
-import { ACTIVE_HASH_INDEX, JOB_INDEXES, JOB_MODEL } from './job.schema';
+import { JOB_MODEL } from './job.schema';
 import { isDuplicateKey, isIndexConflict, isNotFoundOnDrop } from './mongo-errors';
-import { binaryToUuid, idFilter, uuidToBinary } from './uuid-binary';
 
-type JobDoc = { _id: mongo.Binary } & mongo.Document;
+type JobDoc = JobDocument;
 
 const ACTIVE: readonly JobStatus[] = ['pending', 'processing'];
 
@@ -51,15 +53,16 @@ export class MongoJobRepository implements JobRepository, OnModuleInit {
   }
 
   /**
-   * Startup (single-tenant): the plain indexes, then the active-hash index through its migration:
+   * Startup (single-tenant): the plain indexes this service owns (the Worker creates those its lease
+   * reaper and event repairer query), then the active-hash index through its migration:
    * an index of that name with another definition (an older release's) is dropped, `dedup_active`
    * is backfilled from the status, and only then is the unique index built.
    */
   async ensureIndexes(): Promise<void> {
     const collection = this.collection;
-    for (const { key, ...options } of JOB_INDEXES) {
+    for (const index of indexesOwnedBy('manager', JOB_INDEXES)) {
       try {
-        await collection.createIndex({ ...key }, { ...options });
+        await collection.createIndex(...createIndexArgs(index));
       } catch (error) {
         if (!isIndexConflict(error)) throw error;
       }
@@ -71,9 +74,8 @@ export class MongoJobRepository implements JobRepository, OnModuleInit {
     }
     await collection.updateMany({ status: { $in: [...ACTIVE] }, dedup_active: { $ne: true } }, { $set: { dedup_active: true } });
     await collection.updateMany({ status: { $nin: [...ACTIVE] }, dedup_active: { $ne: false } }, { $set: { dedup_active: false } });
-    const { key, ...options } = ACTIVE_HASH_INDEX;
     try {
-      await collection.createIndex({ ...key }, { ...options, partialFilterExpression: { ...options.partialFilterExpression } });
+      await collection.createIndex(...createIndexArgs(ACTIVE_HASH_INDEX));
     } catch (error) {
       if (isDuplicateKey(error)) throw new ActiveHashIndexError();
       if (!isIndexConflict(error)) throw error;
@@ -81,6 +83,7 @@ export class MongoJobRepository implements JobRepository, OnModuleInit {
   }
 
   async findById(_tenant: TenantContext, id: string): Promise<Job | undefined> {
+    if (!isUuid(id)) return undefined; // no stored id is anything else
     const doc = await this.collection.findOne({ _id: idFilter(id) });
     return doc ? toJob(doc) : undefined;
   }
@@ -97,7 +100,7 @@ export class MongoJobRepository implements JobRepository, OnModuleInit {
 
   async insert(_tenant: TenantContext, job: Job): Promise<InsertOutcome> {
     try {
-      await this.collection.insertOne(toDocument(job));
+      await this.collection.insertOne(encodeNewJob(job));
       return 'inserted';
     } catch (error) {
       // Ids are fresh UUIDv7s, so the only unique key a new job can collide on is the active hash.
@@ -136,9 +139,7 @@ export class MongoJobRepository implements JobRepository, OnModuleInit {
 
   async markDispatchFailed(_tenant: TenantContext, id: string, error: string, at: Date, failedEvent?: string): Promise<boolean> {
     // The outbox marker has the Worker's names and shape: its repairer sends the stored event.
-    const marker = failedEvent === undefined
-      ? {}
-      : { 'metadata.terminalEventPending': true, 'metadata.terminalEventStatus': 'failed', 'metadata.terminalEventPayload': failedEvent };
+    const marker = failedEvent === undefined ? {} : terminalEventMarker('failed', failedEvent);
     const result = await this.collection.updateOne({ _id: idFilter(id), status: 'pending' }, {
       $set: { status: 'failed', dedup_active: false, completed_at: at, 'metadata.error': error, dispatch_lock_until: null, ...marker },
     });
@@ -172,7 +173,7 @@ export class MongoJobRepository implements JobRepository, OnModuleInit {
       { sort: { created_at: 1 }, returnDocument: 'before' },
     );
     if (!doc) return undefined;
-    return { job: toJob(doc), redispatches: typeof doc.redispatch_count === 'number' ? doc.redispatch_count : 0 };
+    return { job: toJob(doc), redispatches: decodeJobDocument(doc).redispatchCount ?? 0 };
   }
 
   private async listIndexes(): Promise<mongo.Document[]> {
@@ -199,55 +200,23 @@ function isActiveHashIndex(index: mongo.Document): boolean {
   );
 }
 
-function toDocument(job: Job): JobDoc {
-  return {
-    _id: uuidToBinary(job.id),
-    metadata: job.metadata,
-    mapped_fields: job.mappedFields,
-    ...(job.filters && Object.keys(job.filters).length > 0 ? { filters: job.filters } : {}),
-    status: job.status,
-    dedup_active: ACTIVE.includes(job.status),
-    request_hash: job.requestHash,
-    created_at: job.createdAt,
-    completed_at: job.completedAt,
-    dispatched_at: job.dispatchedAt,
-    dispatch_attempts: job.dispatchAttempts,
-    dispatch_lock_until: null,
-  };
-}
-
 function toJob(doc: JobDoc): Job {
-  const progress = toProgress(doc.progress);
+  const read = decodeJobDocument(doc);
   return {
-    id: binaryToUuid(doc._id),
-    status: doc.status as JobStatus,
-    mappedFields: (doc.mapped_fields ?? {}) as MappedFields,
-    ...(hasKeys(doc.filters) ? { filters: doc.filters as JobFilters } : {}),
-    metadata: (doc.metadata ?? {}) as JobMetadata,
-    requestHash: typeof doc.request_hash === 'string' ? doc.request_hash : '',
-    createdAt: doc.created_at as Date,
-    completedAt: doc.completed_at instanceof Date ? doc.completed_at : null,
-    ...(typeof doc.result_path === 'string' && doc.result_path !== '' ? { resultPath: doc.result_path } : {}),
-    ...(typeof doc.result_hmac === 'string' && doc.result_hmac !== '' ? { resultHmac: doc.result_hmac } : {}),
-    dispatchedAt: doc.dispatched_at instanceof Date ? doc.dispatched_at : null,
-    dispatchAttempts: typeof doc.dispatch_attempts === 'number' ? doc.dispatch_attempts : 0,
-    ...(progress ? { progress } : {}),
+    id: read.id,
+    status: read.status as JobStatus,
+    mappedFields: (read.mappedFields ?? {}) as MappedFields,
+    ...(hasKeys(read.filters) ? { filters: read.filters as JobFilters } : {}),
+    metadata: read.metadata,
+    requestHash: read.requestHash ?? '',
+    createdAt: read.createdAt as Date,
+    completedAt: read.completedAt ?? null,
+    ...(read.resultPath !== undefined ? { resultPath: read.resultPath } : {}),
+    ...(read.resultHmac !== undefined ? { resultHmac: read.resultHmac } : {}),
+    dispatchedAt: read.dispatchedAt ?? null,
+    dispatchAttempts: read.dispatchAttempts ?? 0,
+    ...(read.progress ? { progress: read.progress } : {}),
   };
-}
-
-/** `progress: {tables_done, rows_so_far, updated_at}` as the Worker writes it while a job runs. */
-function toProgress(value: unknown): JobProgress | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const { tables_done: tables, rows_so_far: rows, updated_at: at } = value as Record<string, unknown>;
-  const count = (n: unknown) => (typeof n === 'number' ? n : typeof n === 'bigint' ? Number(n) : isLong(n) ? n.toNumber() : undefined);
-  const tablesDone = count(tables);
-  const rowsSoFar = count(rows);
-  if (tablesDone === undefined || rowsSoFar === undefined) return undefined;
-  return { tablesDone, rowsSoFar, ...(at instanceof Date ? { updatedAt: at } : {}) };
-}
-
-function isLong(value: unknown): value is { toNumber(): number } {
-  return typeof value === 'object' && value !== null && typeof (value as { toNumber?: unknown }).toNumber === 'function';
 }
 
 function hasKeys(value: unknown): boolean {

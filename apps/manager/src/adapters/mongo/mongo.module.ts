@@ -1,12 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import type { MongoSettings } from '@fetcher/contracts';
 import { CONNECTION_MODEL, ConnectionSchema } from './connection.schema';
-
-export interface MongoSettings {
-  readonly uri: string;
-  readonly dbName: string;
-  readonly tlsCaCert?: string;
-}
 
 /**
  * The Manager's one MongoDB connection. Feature schemas register here so the composition root
@@ -24,7 +19,7 @@ export class MongoModule {
           dbName: settings.dbName,
           serverSelectionTimeoutMS: 5_000,
           connectTimeoutMS: 5_000,
-          ...(settings.tlsCaCert ? { tls: true, ca: settings.tlsCaCert } : {}),
+          ...(settings.tlsCaPem ? { tls: true, ca: settings.tlsCaPem } : {}),
         }),
         feature,
       ],

@@ -1,6 +1,6 @@
 import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
-import type { TenantContext } from '@fetcher/engine';
+import type { MappedFields, TenantContext } from '@fetcher/engine';
 import { v7 as uuidv7 } from 'uuid';
 import { Errors } from '../../errors/catalogue';
 import { CLOCK, type Clock } from '../../ports/clock.port';
@@ -8,7 +8,7 @@ import { CONNECTION_RESOLVER, type ConnectionResolver, type ResolvedConnection }
 import { CONNECTIVITY_CHECK, type ConnectivityCheck } from '../../ports/connectivity-check.port';
 import { JOB_PUBLISHER, type JobPublisher } from '../../ports/job-publisher.port';
 import { JOB_REPOSITORY, type JobRepository } from '../../ports/job-repository.port';
-import { PUBLISH_FAILED_ERROR, type Job, type MappedFields } from '../job';
+import { PUBLISH_FAILED_ERROR, type Job } from '../job';
 import { checkDataRequest, checkFilterReferences, requireMappedFields, requireSource } from '../job-request.rules';
 import { requestHash } from '../request-hash';
 import { CreateJobCommand, type CreateJobResult } from './create-job.command';

@@ -10,7 +10,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { AmqpJobPublisher } from '../../adapters/amqp/job-publisher.amqp';
 import { MongoJobRepository } from '../../adapters/mongo/job-repository.mongo';
 import { JOB_MODEL, JobSchema } from '../../adapters/mongo/job.schema';
-import { uuidToBinary } from '../../adapters/mongo/uuid-binary';
+import { uuidToBinary } from '@fetcher/contracts';
 import { FakeClock } from '../../testing/fake-clock';
 import { pollUntil } from '../../testing/poll';
 import { DispatchSweep, notPickedUpError } from './dispatch-sweep';

@@ -1,4 +1,5 @@
-import { FILTER_OPERATORS, type FilterCondition, type JobFilters, type MappedFields } from '../job';
+import { FILTER_OPERATORS, type FilterCondition, type MappedFields } from '@fetcher/engine';
+import type { JobFilters } from '../job';
 
 /**
  * The body of `POST /v1/fetcher` after the parse stage: every known field has its JSON type, a

@@ -1,6 +1,7 @@
 import type { TenantContext } from '@fetcher/engine';
 import { envelopeHeaders } from '@fetcher/platform';
-import { type Clock, extractionRequestedBody, type Job, type JobPublisher } from '@fetcher/manager';
+import { buildJobMessage } from '@fetcher/contracts';
+import { type Clock, type Job, type JobPublisher } from '@fetcher/manager';
 import type { InProcessWorkQueue } from './work-queue';
 
 /**
@@ -17,7 +18,7 @@ export class InProcessJobPublisher implements JobPublisher {
   ) {}
 
   async publishExtractionRequested(_tenant: TenantContext, job: Job, requestId: string): Promise<void> {
-    const body = extractionRequestedBody(job);
+    const body = buildJobMessage(job);
     const headers = envelopeHeaders({
       key: this.signingKey,
       tenantId: '',

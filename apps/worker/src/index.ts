@@ -3,7 +3,7 @@
 // else in src/ is internal (docs/architecture.md, "Import rules").
 export { WorkerModule, type WorkerInfrastructure } from './worker.module';
 export { loadWorkerConfig, WORKER_CONFIG, type WorkerConfig, type WorkerMongoSettings, type WorkerSettingsOptions } from './config/worker.config';
-export type { InternalDatasource } from './config/internal-datasources';
+export type { InternalDatasource } from './config/worker.config';
 /** The spool directory must be prepared (and a dead process's leftovers removed) before the module starts. */
 export { prepareSpoolDir } from './jobs/result/spool-dir';
 

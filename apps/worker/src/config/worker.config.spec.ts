@@ -123,7 +123,7 @@ describe(loadWorkerConfig.name, () => {
 
   it('refuses plaintext dependencies in SaaS mode', () => {
     expect(problems({ ...BASE, DEPLOYMENT_MODE: 'saas', OBJECT_STORAGE_ENDPOINT: 'https://s3.example.com' })).toEqual([
-      'MONGO_URI: must use TLS when DEPLOYMENT_MODE=saas',
+      'MONGO_PARAMETERS: must use TLS when DEPLOYMENT_MODE=saas',
       'RABBITMQ_URI: must use TLS when DEPLOYMENT_MODE=saas',
     ]);
     expect(problems({ ...BASE, DEPLOYMENT_MODE: 'saas', RABBITMQ_URI: 'amqps', MONGO_PARAMETERS: 'tls=true' })).toEqual([]);

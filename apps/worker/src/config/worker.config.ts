@@ -1,8 +1,24 @@
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { parseDatasourceType, sslModesFor } from '@fetcher/connectors';
 import {
-  amqpUrl,
+  type InternalDatasourceSettings,
+  MONGO_CREDENTIALS,
+  MONGO_ENV,
+  MONGO_ENV_EMBEDDED,
+  mongoSettingsFrom,
+  mongoTlsRequirement,
+  type MongoSettings,
+  RABBITMQ_CREDENTIALS,
+  RABBITMQ_ENV,
+  rabbitmqSettingsFrom,
+  rabbitmqTlsRequirement,
+  readInternalDatasources,
+  telemetryEnv,
+  telemetrySettingsFrom,
+} from '@fetcher/contracts';
+import {
   ConfigError,
   type EnvCheck,
   type EnvProblem,
@@ -13,8 +29,6 @@ import {
   isLoopbackHost,
   isNonProductionEnv,
   type KeyRing,
-  mongoUriFromEnv,
-  mongoUsesTls,
   pairCheck,
   parseEnv,
   parseKeyRingEnv,
@@ -25,7 +39,6 @@ import {
 } from '@fetcher/platform';
 import { z } from 'zod';
 import type { TelemetrySettings } from '@fetcher/platform';
-import { type InternalDatasource, loadInternalDatasources } from './internal-datasources';
 import { MAX_MULTIPART_THRESHOLD_MIB } from '../jobs/result/result-uploader';
 
 export const WORKER_CONFIG = Symbol('WorkerConfig');
@@ -57,13 +70,7 @@ export const WORKER_ENV_SCHEMA = z.object({
   APP_ENC_KEY_VERSION: z.string().optional(),
   APP_ENC_KEY_PREVIOUS: z.string().optional(),
 
-  RABBITMQ_URI: z.enum(['amqp', 'amqps'], { error: 'must be amqp or amqps' }).default('amqp'),
-  RABBITMQ_HOST: z.string().default('localhost'),
-  RABBITMQ_PORT_AMQP: envInt({ min: 1, max: 65_535, default: 5672 }),
-  RABBITMQ_DEFAULT_USER: z.string().optional(),
-  RABBITMQ_DEFAULT_PASS: z.string().optional(),
-  RABBITMQ_PORT_HOST: z.string().optional(),
-  RABBITMQ_HEALTH_CHECK_URL: envUrl({ protocols: HTTP }).optional(),
+  ...RABBITMQ_ENV,
   RABBITMQ_NUMBERS_OF_WORKERS: z
     .string()
     .optional()
@@ -71,10 +78,8 @@ export const WORKER_ENV_SCHEMA = z.object({
       const n = raw === undefined ? NaN : Number(raw);
       return Number.isInteger(n) && n > 0 ? n : 5; // unset or <= 0 means 5
     }),
-  RABBITMQ_FETCHER_WORK_QUEUE: z.string({ error: 'is required' }),
   RABBITMQ_JOB_EVENTS_EXCHANGE: z.string({ error: 'is required' }),
   RABBITMQ_DECLARE_TOPOLOGY: envBool(true),
-  RABBITMQ_TLS: envBool(false),
   RABBITMQ_ALLOW_LEGACY_BODY_SIGNATURE_FALLBACK: envBool(false),
 
   STREAMING_ENABLED: z.string().optional(),
@@ -91,14 +96,7 @@ export const WORKER_ENV_SCHEMA = z.object({
   OBJECT_STORAGE_MULTIPART_THRESHOLD_MB: envInt({ min: 8, max: MAX_MULTIPART_THRESHOLD_MIB, default: 8 }),
   RESULT_SPOOL_DIR: z.string().default(join(tmpdir(), 'fetcher-spool')),
 
-  MONGO_URI: z.enum(['mongodb', 'mongodb+srv'], { error: 'must be mongodb or mongodb+srv' }).default('mongodb'),
-  MONGO_HOST: z.string().default('localhost'),
-  MONGO_PORT: envInt({ min: 1, max: 65_535 }).optional(),
-  MONGO_USER: z.string().optional(),
-  MONGO_PASSWORD: z.string().optional(),
-  MONGO_NAME: z.string({ error: 'is required' }),
-  MONGO_PARAMETERS: z.string().optional(),
-  MONGO_TLS_CA_CERT: z.base64({ error: 'must be base64' }).optional(),
+  ...MONGO_ENV,
   MONGO_MAX_POOL_SIZE: envInt({ min: 1, max: 10_000, default: 100 }),
 
   ENGINE_MAX_RESULT_BYTES: envInt({ min: 0, default: 268_435_456 }),
@@ -124,11 +122,7 @@ export const WORKER_ENV_SCHEMA = z.object({
       return resolveDrainDelaySec(Number.isFinite(n) ? n : undefined);
     }),
 
-  ENABLE_TELEMETRY: envBool(false),
-  OTEL_EXPORTER_OTLP_ENDPOINT: envUrl({ protocols: HTTP }).optional(),
-  OTEL_RESOURCE_SERVICE_NAME: z.string().default('fetcher-worker'),
-  OTEL_RESOURCE_SERVICE_VERSION: z.string().optional(),
-  OTEL_RESOURCE_DEPLOYMENT_ENVIRONMENT: z.string().optional(),
+  ...telemetryEnv('fetcher-worker'),
 });
 
 type WorkerEnv = z.output<typeof WORKER_ENV_SCHEMA>;
@@ -144,13 +138,13 @@ export interface WorkerSettingsOptions {
 
 /** Refusals that involve several variables or the deployment, checked before anything connects. */
 const checks = (embeddedStore: boolean, embeddedStorage: boolean): readonly EnvCheck[] => [
-  pairCheck(['OBJECT_STORAGE_ACCESS_KEY_ID', 'OBJECT_STORAGE_SECRET_KEY'], ['MONGO_USER', 'MONGO_PASSWORD'], ['RABBITMQ_DEFAULT_USER', 'RABBITMQ_DEFAULT_PASS']),
+  pairCheck(['OBJECT_STORAGE_ACCESS_KEY_ID', 'OBJECT_STORAGE_SECRET_KEY'], MONGO_CREDENTIALS, RABBITMQ_CREDENTIALS),
   (env) => (env.STREAMING_ENABLED?.toLowerCase() === 'true' ? [] : [{ variable: 'STREAMING_ENABLED', message: 'STREAMING_ENABLED=true is required for mandatory job event notifications' }]),
   (env) => (['true', '1', 't'].includes(env.MULTI_TENANT_ENABLED?.toLowerCase() ?? '') ? [{ variable: 'MULTI_TENANT_ENABLED', message: 'multi-tenant mode is not available in this release' }] : []),
   (env) =>
     saasTlsProblems(env.DEPLOYMENT_MODE, [
-      { variable: 'MONGO_URI', configured: !embeddedStore, tls: mongoUsesTls(env.MONGO_URI, env.MONGO_PARAMETERS) },
-      { variable: 'RABBITMQ_URI', configured: true, tls: (env.RABBITMQ_URI ?? 'amqp') === 'amqps' },
+      mongoTlsRequirement(env, !embeddedStore),
+      rabbitmqTlsRequirement(env),
       { variable: 'OBJECT_STORAGE_ENDPOINT', configured: !embeddedStorage && env.OBJECT_STORAGE_ENDPOINT !== undefined, tls: urlUsesTls(env.OBJECT_STORAGE_ENDPOINT) },
     ]),
   (env) => (embeddedStorage ? [] : plainHttpStorage(env)),
@@ -180,12 +174,13 @@ function toProblem(text: string): EnvProblem {
   return { variable: text.slice(0, colon), message: text.slice(colon + 1).trim() };
 }
 
-export interface WorkerMongoSettings {
-  readonly uri: string;
-  readonly dbName: string;
+/** Where MongoDB is (read as the Manager reads it) and the Worker's pool size. */
+export interface WorkerMongoSettings extends MongoSettings {
   readonly maxPoolSize: number;
-  readonly tlsCaPem?: string;
 }
+
+/** An operator-configured datasource (`DATASOURCE_<X>_*`), as both services read it. */
+export type InternalDatasource = InternalDatasourceSettings;
 
 export interface WorkerConfig {
   readonly envName: string | undefined;
@@ -240,7 +235,7 @@ export interface WorkerConfig {
 
 /** Every variable may be absent in some mode; the parsed type says so. */
 const EMBEDDABLE_SCHEMA = WORKER_ENV_SCHEMA.extend({
-  MONGO_NAME: z.string().optional(),
+  ...MONGO_ENV_EMBEDDED,
   OBJECT_STORAGE_BUCKET: z.string().optional(),
   OBJECT_STORAGE_ENDPOINT: z.string().optional(),
 });
@@ -250,7 +245,7 @@ function schemaFor(embeddedStore: boolean, embeddedStorage: boolean): typeof EMB
   if (embeddedStore && embeddedStorage) return EMBEDDABLE_SCHEMA;
   const { shape } = WORKER_ENV_SCHEMA;
   return WORKER_ENV_SCHEMA.extend({
-    MONGO_NAME: embeddedStore ? z.string().optional() : shape.MONGO_NAME,
+    MONGO_NAME: embeddedStore ? MONGO_ENV_EMBEDDED.MONGO_NAME : shape.MONGO_NAME,
     OBJECT_STORAGE_BUCKET: embeddedStorage ? z.string().optional() : shape.OBJECT_STORAGE_BUCKET,
     OBJECT_STORAGE_ENDPOINT: embeddedStorage ? z.string().optional() : shape.OBJECT_STORAGE_ENDPOINT,
   }) as unknown as typeof EMBEDDABLE_SCHEMA;
@@ -268,12 +263,13 @@ export function loadWorkerConfig(env: Readonly<Record<string, string | undefined
   const e = parseEnv(schema, env, checks(embeddedStore, embeddedStorage));
   const keyRing = parseKeyRingEnv(env);
   if (!keyRing.ok) throw new ConfigError(keyRing.problems); // already reported by CHECKS; keeps the type narrow
-  const { datasources, skipped } = loadInternalDatasources(withoutBlanks(env));
+  const { datasources, skipped } = readInternalDatasources(withoutBlanks(env), { parseType: parseDatasourceType, sslModesFor });
+  const amqp = rabbitmqSettingsFrom(e);
+  const mongo = embeddedStore ? undefined : mongoSettingsFrom(e);
   const credentials =
     e.OBJECT_STORAGE_ACCESS_KEY_ID && e.OBJECT_STORAGE_SECRET_KEY
       ? { accessKeyId: e.OBJECT_STORAGE_ACCESS_KEY_ID, secretAccessKey: e.OBJECT_STORAGE_SECRET_KEY }
       : undefined;
-  const environment = e.OTEL_RESOURCE_DEPLOYMENT_ENVIRONMENT ?? e.ENV_NAME;
   return Object.freeze({
     envName: e.ENV_NAME,
     version: e.VERSION,
@@ -281,18 +277,12 @@ export function loadWorkerConfig(env: Readonly<Record<string, string | undefined
     logLevel: e.LOG_LEVEL,
     deploymentMode: e.DEPLOYMENT_MODE,
     health: { port: e.HEALTH_PORT, drainDelaySec: e.READYZ_DRAIN_DELAY_SEC },
-    telemetry: Object.freeze({
-      enabled: e.ENABLE_TELEMETRY,
-      serviceName: e.OTEL_RESOURCE_SERVICE_NAME,
-      ...(e.OTEL_RESOURCE_SERVICE_VERSION ? { serviceVersion: e.OTEL_RESOURCE_SERVICE_VERSION } : {}),
-      ...(environment ? { environment } : {}),
-      ...(e.OTEL_EXPORTER_OTLP_ENDPOINT ? { endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT } : {}),
-    }),
+    telemetry: Object.freeze(telemetrySettingsFrom(e, e.ENV_NAME)),
     ring: keyRing.ring,
     amqp: {
-      url: amqpUrl({ scheme: e.RABBITMQ_URI, host: e.RABBITMQ_HOST, port: e.RABBITMQ_PORT_AMQP, user: e.RABBITMQ_DEFAULT_USER, password: e.RABBITMQ_DEFAULT_PASS }),
-      tls: e.RABBITMQ_TLS,
-      workQueue: e.RABBITMQ_FETCHER_WORK_QUEUE,
+      url: amqp.url,
+      tls: amqp.tls,
+      workQueue: amqp.workQueue,
       eventsExchange: e.RABBITMQ_JOB_EVENTS_EXCHANGE,
       concurrency: e.RABBITMQ_NUMBERS_OF_WORKERS,
       declareTopology: e.RABBITMQ_DECLARE_TOPOLOGY,
@@ -310,16 +300,7 @@ export function loadWorkerConfig(env: Readonly<Record<string, string | undefined
       ...(e.OBJECT_STORAGE_TTL ? { ttl: e.OBJECT_STORAGE_TTL } : {}),
       multipartThresholdBytes: e.OBJECT_STORAGE_MULTIPART_THRESHOLD_MB * 1024 * 1024,
     },
-    ...(embeddedStore || e.MONGO_NAME === undefined
-      ? {}
-      : {
-          mongo: {
-            uri: mongoUriFromEnv({ ...e, MONGO_PORT: e.MONGO_PORT === undefined ? undefined : String(e.MONGO_PORT) }),
-            dbName: e.MONGO_NAME.toLowerCase(),
-            maxPoolSize: e.MONGO_MAX_POOL_SIZE,
-            ...(e.MONGO_TLS_CA_CERT ? { tlsCaPem: Buffer.from(e.MONGO_TLS_CA_CERT, 'base64').toString('utf8') } : {}),
-          },
-        }),
+    ...(mongo ? { mongo: { ...mongo, maxPoolSize: e.MONGO_MAX_POOL_SIZE } } : {}),
     jobs: {
       leaseTtlMs: e.JOB_LEASE_TTL_SEC * 1000,
       reaperIntervalMs: e.JOB_LEASE_REAPER_INTERVAL_SEC * 1000,

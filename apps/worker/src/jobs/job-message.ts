@@ -1,23 +1,26 @@
+import {
+  isJobId,
+  JobMessageError,
+  type JobMessage,
+  type JobMessageProblem,
+  type JobRequest,
+  parseJobMessage as parseSharedJobMessage,
+  recoverJobId,
+  storedJobRequest as sharedStoredJobRequest,
+} from '@fetcher/contracts';
 import { WorkerCodes, WorkerError } from '../errors/worker-error';
 
-/** What a job extracts: datasource -> table -> fields, and the optional filters. */
-export interface JobRequest {
-  readonly mappedFields: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>>;
-  readonly filters?: Readonly<Record<string, unknown>>;
-}
+// The message and its rules are the shared contract (`@fetcher/contracts`, which the Manager writes
+// it with); this file gives its refusals the Worker's business codes and metric labels.
+export { isJobId, recoverJobId, type JobMessage, type JobRequest };
 
-/**
- * The job message body as the Manager sends it (`createdAt` is ignored). Only `jobId` decides what
- * runs: the request and metadata are the stored job's, so a body cannot change them.
- */
-export interface JobMessage extends JobRequest {
-  readonly jobId: string;
-  readonly metadata: Readonly<Record<string, unknown>>;
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const NIL_UUID = '00000000-0000-0000-0000-000000000000';
-const JOB_ID_IN_TEXT = /"jobId"\s{0,10}:\s{0,10}"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})"/;
+/** The business code of a refusal; `json` (any shape problem) has none. */
+const CODES: Readonly<Record<Exclude<JobMessageProblem, 'json'>, (typeof WorkerCodes)[keyof typeof WorkerCodes]>> = {
+  null_payload: WorkerCodes.nullPayload,
+  invalid_job_id: WorkerCodes.invalidJobId,
+  empty_mapped_fields: WorkerCodes.emptyMappedFields,
+  datasource_without_tables: WorkerCodes.datasourceWithoutTables,
+};
 
 /** The `reason` label of a dead-lettered malformed body, by business code. */
 const REJECTION_REASONS: Readonly<Record<string, string>> = {
@@ -44,74 +47,21 @@ export class MalformedMessageError extends Error {
   }
 }
 
-/** Strict: a body that is not UTF-8 is not JSON (no replacement characters); a BOM stays and fails the parse. */
-const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-export function isJobId(value: unknown): value is string {
-  return typeof value === 'string' && UUID.test(value) && value !== NIL_UUID;
-}
-
 /** Parses and checks a body; throws MalformedMessageError. */
 export function parseJobMessage(body: Buffer): JobMessage {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(UTF8.decode(body));
-  } catch {
-    throw new MalformedMessageError('json');
-  }
-  if (parsed === null) throw new MalformedMessageError(new WorkerError(WorkerCodes.nullPayload));
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new MalformedMessageError('json');
-  const value = parsed as Record<string, unknown>;
-  if (!isJobId(value.jobId)) throw new MalformedMessageError(new WorkerError(WorkerCodes.invalidJobId));
-  const request = parseJobRequest(value.mappedFields, value.filters);
-  if (value.metadata !== undefined && value.metadata !== null && !isPlainObject(value.metadata)) throw new MalformedMessageError('json');
-  return { jobId: value.jobId.toLowerCase(), ...request, metadata: isPlainObject(value.metadata) ? value.metadata : {} };
+  return refusedAsMalformed(() => parseSharedJobMessage(body));
 }
 
-/**
- * The stored job's request (`mapped_fields`, `filters`), checked like a body's, as a plain JSON copy:
- * the engine takes only plain objects as filters and ignores anything else (extracting unfiltered),
- * so objects a store built in another realm (a structured clone) must not reach it as they are.
- */
+/** The stored job's request, checked like a body's, as a plain JSON copy; throws MalformedMessageError. */
 export function storedJobRequest(mapped: unknown, filters: unknown): JobRequest {
-  let copy: { mappedFields?: unknown; filters?: unknown };
+  return refusedAsMalformed(() => sharedStoredJobRequest(mapped, filters));
+}
+
+function refusedAsMalformed<T>(read: () => T): T {
   try {
-    copy = JSON.parse(JSON.stringify({ mappedFields: mapped, filters })) as typeof copy;
-  } catch {
-    throw new MalformedMessageError('json'); // a value JSON cannot hold (a bigint, a cycle)
+    return read();
+  } catch (error) {
+    if (!(error instanceof JobMessageError)) throw error;
+    throw new MalformedMessageError(error.problem === 'json' ? 'json' : new WorkerError(CODES[error.problem]));
   }
-  return parseJobRequest(copy.mappedFields, copy.filters);
-}
-
-/** Checks a request with the rules and codes of a message body; throws MalformedMessageError. */
-export function parseJobRequest(mapped: unknown, filters: unknown): JobRequest {
-  if (mapped !== undefined && mapped !== null && !isPlainObject(mapped)) throw new MalformedMessageError('json');
-  if (!mapped || Object.keys(mapped).length === 0) throw new MalformedMessageError(new WorkerError(WorkerCodes.emptyMappedFields));
-  for (const tables of Object.values(mapped)) {
-    if (tables !== null && !isPlainObject(tables)) throw new MalformedMessageError('json');
-    if (!tables || Object.keys(tables).length === 0) throw new MalformedMessageError(new WorkerError(WorkerCodes.datasourceWithoutTables));
-    for (const fields of Object.values(tables)) {
-      if (fields !== null && (!Array.isArray(fields) || fields.some((f) => typeof f !== 'string'))) throw new MalformedMessageError('json');
-    }
-  }
-  if (filters !== undefined && filters !== null && !isPlainObject(filters)) throw new MalformedMessageError('json');
-  return { mappedFields: mapped as JobRequest['mappedFields'], ...(isPlainObject(filters) ? { filters } : {}) };
-}
-
-/** For a body that failed: the `jobId` header, a partial decode, then a pattern over the raw text. */
-export function recoverJobId(body: Buffer, headerJobId: unknown): string | undefined {
-  if (isJobId(headerJobId)) return headerJobId.toLowerCase();
-  const text = body.toString('utf8');
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (isPlainObject(parsed) && isJobId(parsed.jobId)) return parsed.jobId.toLowerCase();
-  } catch {
-    // fall through to the pattern
-  }
-  const match = JOB_ID_IN_TEXT.exec(text);
-  return match && isJobId(match[1]) ? match[1].toLowerCase() : undefined;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

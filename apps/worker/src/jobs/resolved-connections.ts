@@ -1,5 +1,5 @@
 import { type ConnectionDescriptor, type ConnectionSecrets, withConnectionSecrets } from '@fetcher/engine';
-import type { InternalDatasource } from '../config/internal-datasources';
+import type { InternalDatasource } from '../config/worker.config';
 import type { ResolvedConnection } from '../ports/connection-resolver.port';
 
 /**

@@ -1,12 +1,9 @@
-/** What the Worker reads of a job document and the lease it holds on it. */
+import type { JobLease } from '@fetcher/contracts';
+
+/** What the Worker reads of a job document and the lease it holds on it (`lease` in the shared document codec). */
+export type { JobLease };
 export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed';
 export type TerminalStatus = 'completed' | 'failed';
-
-export interface JobLease {
-  readonly token: string;
-  readonly owner: string;
-  readonly expiresAt: Date;
-}
 
 export interface JobRecord {
   readonly id: string;

@@ -51,7 +51,7 @@ describe('MongoJobRepository against the MongoDB test server', () => {
     await connection.close();
   });
 
-  it('creates every index, idempotently, with the active-hash index unique and partial', async () => {
+  it('creates the indexes it owns, idempotently, with the active-hash index unique and partial; not the Worker\'s', async () => {
     await sut.ensureIndexes();
     await sut.ensureIndexes();
     const indexes = await raw.listIndexes().toArray();
@@ -62,11 +62,9 @@ describe('MongoJobRepository against the MongoDB test server', () => {
         'idx_job_created',
         'idx_job_dispatch_sweep',
         'idx_job_hash_created',
-        'idx_job_lease_expiry',
         'idx_job_status',
         'idx_job_status_completed',
         'idx_job_status_created',
-        'idx_job_terminal_event_repair',
         'uniq_job_hash_active',
       ].sort(),
     );

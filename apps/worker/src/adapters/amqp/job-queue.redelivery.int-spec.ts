@@ -28,7 +28,7 @@ import { InMemoryResultStore } from '../../testing/in-memory-result-store';
 import { RecordingEventPublisher } from '../../testing/recording-event-publisher';
 import { StaticConnectionResolver } from '../../testing/static-connection-resolver';
 import { MongoJobStore } from '../mongo/job-store.mongo';
-import { uuidToBinary } from '../mongo/uuid-binary';
+import { uuidToBinary } from '@fetcher/contracts';
 import { JOB_REQUESTED, JobQueueTransport } from './job-queue.transport';
 
 const BROKER = 'amqp://guest:guest@127.0.0.1:5672';

@@ -1,10 +1,10 @@
+import { CONNECTION_COLLECTION, decodeConnection } from '@fetcher/contracts';
 import type { ConnectionDescriptor, ConnectionSecrets } from '@fetcher/engine';
 import type { KeyRing } from '@fetcher/platform';
 import type { Db, Document } from 'mongodb';
-import type { InternalDatasource } from '../../config/internal-datasources';
+import type { InternalDatasource } from '../../config/worker.config';
 import { resolvedConnection, resolvedInternal } from '../../jobs/resolved-connections';
 import type { ConnectionResolver, ResolvedConnection } from '../../ports/connection-resolver.port';
-import { binaryToUuid } from './uuid-binary';
 
 /**
  * Internal datasources first (a name configured by the operator always wins), then the live stored
@@ -27,40 +27,38 @@ export class MongoConnectionResolver implements ConnectionResolver {
       else remaining.push(name);
     }
     if (remaining.length === 0) return resolved;
-    const docs = await this.db.collection('connection').find({ config_name: { $in: remaining }, deleted_at: null }).toArray();
+    const docs = await this.db.collection(CONNECTION_COLLECTION).find({ config_name: { $in: remaining }, deleted_at: null }).toArray();
     for (const doc of docs) resolved.push(this.#fromStored(doc));
     return resolved;
   }
 
   #fromStored(doc: Document): ResolvedConnection {
-    const version = String(doc.encryption_key_version ?? '');
-    const reveal = (ciphertext: unknown): string | undefined =>
-      typeof ciphertext === 'string' && ciphertext !== '' ? this.ring.decryptCredential(ciphertext, version) : undefined;
-    const ssl = (doc.ssl ?? {}) as Record<string, unknown>;
-    const plain = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+    const stored = decodeConnection(doc);
+    const reveal = (ciphertext: string | undefined): string | undefined =>
+      ciphertext ? this.ring.decryptCredential(ciphertext, stored.keyVersion) : undefined;
+    const ssl = stored.ssl;
     const secrets: ConnectionSecrets = {
-      password: reveal(doc.password_encrypted),
+      password: reveal(stored.passwordEncrypted),
       ssl: {
         // Records from the original service keep plaintext PEM; they are used as they are.
-        ca: reveal(ssl.ca_encrypted) ?? plain(ssl.ca),
-        cert: reveal(ssl.cert_encrypted) ?? plain(ssl.cert),
-        key: reveal(ssl.key_encrypted) ?? plain(ssl.key),
+        ca: reveal(ssl?.caEncrypted) ?? ssl?.legacyCa,
+        cert: reveal(ssl?.certEncrypted) ?? ssl?.legacyCert,
+        key: reveal(ssl?.keyEncrypted) ?? ssl?.legacyKey,
       },
     };
-    const metadata = stringRecord(doc.metadata);
     const base: ConnectionDescriptor = {
-      id: binaryToUuid(doc._id),
-      configName: String(doc.config_name),
-      type: String(doc.type),
-      host: String(doc.host ?? ''),
-      port: Number(doc.port ?? 0),
-      databaseName: String(doc.database_name ?? ''),
-      userName: String(doc.username ?? ''),
-      ...(typeof doc.schema === 'string' && doc.schema !== '' ? { schema: doc.schema } : {}),
-      ...(typeof ssl.mode === 'string' && ssl.mode !== '' ? { sslMode: ssl.mode } : {}),
-      hostAttributes: { metadata, internal: false },
+      id: stored.id,
+      configName: stored.configName,
+      type: stored.type,
+      host: stored.host,
+      port: stored.port,
+      databaseName: stored.databaseName,
+      userName: stored.userName,
+      ...(stored.schema ? { schema: stored.schema } : {}),
+      ...(ssl?.mode ? { sslMode: ssl.mode } : {}),
+      hostAttributes: { metadata: stringRecord(stored.metadata), internal: false },
     };
-    return { ...resolvedConnection(base, secrets, false), productName: typeof doc.product_name === 'string' ? doc.product_name : '' };
+    return { ...resolvedConnection(base, secrets, false), productName: stored.productName };
   }
 }
 

@@ -4,7 +4,7 @@ import { withMongo, type MongoTestTarget } from '@fetcher/mongo-test-server';
 import { type Db, MongoClient } from 'mongodb';
 import { TerminalWriteRefused } from '../../ports/job-store.port';
 import { MongoJobStore } from './job-store.mongo';
-import { uuidToBinary } from './uuid-binary';
+import { uuidToBinary } from '@fetcher/contracts';
 
 describe('MongoJobStore against the MongoDB test server', () => {
   let target: MongoTestTarget;
@@ -137,6 +137,27 @@ describe('MongoJobStore against the MongoDB test server', () => {
     expect(await sut.writeTerminal(gone, { kind: 'observed', token: 'other' }, write)).toBe(false);
     expect(await sut.writeTerminal(gone, { kind: 'observed', token: 'g' }, write)).toBe(true);
     expect(await sut.writeTerminal(legacy, { kind: 'observed', token: undefined }, write)).toBe(true);
+  });
+
+  it('creates the indexes of its reaper and repairer on their first query, and only those', async () => {
+    const own = client.db(`worker_idx_${randomUUID().slice(0, 8)}`);
+    try {
+      const store = new MongoJobStore(own);
+      await store.abandoned(now, 60_000, 60_000);
+      await store.pendingEvents(10);
+      const indexes = await own.collection('job').listIndexes().toArray();
+      expect(indexes.map((i) => i.name as string).sort()).toEqual(['_id_', 'idx_job_lease_expiry', 'idx_job_terminal_event_repair']);
+      expect(indexes.find((i) => i.name === 'idx_job_lease_expiry')).toMatchObject({
+        key: { status: 1, 'lease.expires_at': 1 },
+        partialFilterExpression: { status: 'processing' },
+      });
+      expect(indexes.find((i) => i.name === 'idx_job_terminal_event_repair')).toMatchObject({
+        key: { 'metadata.terminalEventPending': 1, status: 1, completed_at: 1, created_at: 1 },
+        partialFilterExpression: { 'metadata.terminalEventPending': true },
+      });
+    } finally {
+      await own.dropDatabase();
+    }
   });
 
   it('used only commands the server knows', () => expect(target.unknownCommands()).toEqual([]));

@@ -1,4 +1,8 @@
-import { type Binary, BSON, type Collection, type Db, type Document, type Filter, MongoServerError, MongoWriteConcernError } from 'mongodb';
+import {
+  createIndexArgs, decodeJobDocument, encodeLease, encodeProgress, idFilter, indexesOwnedBy, JOB_COLLECTION, JOB_INDEXES, type JobDocument,
+  TERMINAL_EVENT_MARKER_KEYS, terminalEventMarker,
+} from '@fetcher/contracts';
+import { BSON, type Collection, type Db, type Document, type Filter, MongoServerError, MongoWriteConcernError } from 'mongodb';
 import {
   type JobLease,
   type JobProgress,
@@ -9,12 +13,9 @@ import {
   type TerminalWrite,
   TerminalWriteRefused,
 } from '../../ports/job-store.port';
-import { binaryToUuid, uuidFilter } from './uuid-binary';
 
-/** Job ids are binaries (UUIDs), not ObjectIds. */
-type JobDocument = Document & { _id: Binary };
-
-const TERMINAL_MARKER_KEYS = ['metadata.terminalEventPending', 'metadata.terminalEventStatus', 'metadata.terminalEventPayload'];
+/** Index conflicts on create (same name, other options; same key, other name): the index is there already. */
+const INDEX_CONFLICTS = new Set([85, 86]);
 
 /**
  * The `job` collection, shared with the Manager. Every write keeps `dedup_active` equal to
@@ -23,27 +24,52 @@ const TERMINAL_MARKER_KEYS = ['metadata.terminalEventPending', 'metadata.termina
  */
 export class MongoJobStore implements JobStore {
   readonly #jobs: Collection<JobDocument>;
+  #indexes: Promise<void> | undefined;
 
   constructor(db: Db) {
-    this.#jobs = db.collection<JobDocument>('job');
+    this.#jobs = db.collection<JobDocument>(JOB_COLLECTION);
+  }
+
+  /**
+   * The indexes the Worker owns: those of the lease reaper (`abandoned`) and the event repairer
+   * (`pendingEvents`). Created once, on the first of those queries rather than at startup, because
+   * the client connects on first use (a database that is down at start must not stop the process);
+   * a failed attempt is retried on the next query.
+   */
+  ensureIndexes(): Promise<void> {
+    this.#indexes ??= this.#createIndexes().catch((error: unknown) => {
+      this.#indexes = undefined;
+      throw error;
+    });
+    return this.#indexes;
+  }
+
+  async #createIndexes(): Promise<void> {
+    for (const index of indexesOwnedBy('worker', JOB_INDEXES)) {
+      try {
+        await this.#jobs.createIndex(...createIndexArgs(index));
+      } catch (error) {
+        if (!(error instanceof MongoServerError && typeof error.code === 'number' && INDEX_CONFLICTS.has(error.code))) throw error;
+      }
+    }
   }
 
   async find(jobId: string): Promise<JobRecord | undefined> {
-    const doc = await this.#jobs.findOne({ _id: uuidFilter(jobId) });
+    const doc = await this.#jobs.findOne({ _id: idFilter(jobId) });
     return doc ? toRecord(doc) : undefined;
   }
 
   async acquire(jobId: string, lease: JobLease, now: Date): Promise<JobRecord | undefined> {
     const doc = await this.#jobs.findOneAndUpdate(
       {
-        _id: uuidFilter(jobId),
+        _id: idFilter(jobId),
         $or: [
           { status: 'pending' },
           { status: 'processing', $or: [{ 'lease.expires_at': { $lt: now } }, { lease: { $exists: false } }] },
         ],
       },
       {
-        $set: { status: 'processing', dedup_active: true, lease: { token: lease.token, owner: lease.owner, expires_at: lease.expiresAt } },
+        $set: { status: 'processing', dedup_active: true, lease: encodeLease(lease) },
         $unset: { completed_at: '' },
       },
       { returnDocument: 'after' },
@@ -53,7 +79,7 @@ export class MongoJobStore implements JobStore {
 
   async renew(jobId: string, token: string, expiresAt: Date): Promise<boolean> {
     const result = await this.#jobs.updateOne(
-      { _id: uuidFilter(jobId), status: 'processing', 'lease.token': token },
+      { _id: idFilter(jobId), status: 'processing', 'lease.token': token },
       { $set: { 'lease.expires_at': expiresAt } },
     );
     return result.matchedCount === 1;
@@ -61,8 +87,8 @@ export class MongoJobStore implements JobStore {
 
   async writeProgress(jobId: string, token: string, progress: JobProgress): Promise<void> {
     await this.#jobs.updateOne(
-      { _id: uuidFilter(jobId), status: 'processing', 'lease.token': token },
-      { $set: { progress: { tables_done: progress.tablesDone, rows_so_far: progress.rowsSoFar, updated_at: progress.updatedAt } } },
+      { _id: idFilter(jobId), status: 'processing', 'lease.token': token },
+      { $set: { progress: encodeProgress(progress) } },
     );
   }
 
@@ -71,15 +97,13 @@ export class MongoJobStore implements JobStore {
       status: write.status,
       dedup_active: false,
       completed_at: write.completedAt,
-      'metadata.terminalEventPending': true,
-      'metadata.terminalEventStatus': write.status,
-      'metadata.terminalEventPayload': write.eventPayload,
+      ...terminalEventMarker(write.status, write.eventPayload),
     };
     if (write.resultPath) set.result_path = write.resultPath;
     if (write.resultHmac) set.result_hmac = write.resultHmac;
     if (write.error !== undefined) set['metadata.error'] = write.error;
     try {
-      const result = await this.#jobs.updateOne({ _id: uuidFilter(jobId), ...guardFilter(guard) }, { $set: set, $unset: { lease: '' } });
+      const result = await this.#jobs.updateOne({ _id: idFilter(jobId), ...guardFilter(guard) }, { $set: set, $unset: { lease: '' } });
       return result.matchedCount === 1;
     } catch (error) {
       throw refusedAsWritten(error) ? new TerminalWriteRefused({ cause: error }) : error;
@@ -87,10 +111,11 @@ export class MongoJobStore implements JobStore {
   }
 
   async clearEventMarker(jobId: string): Promise<void> {
-    await this.#jobs.updateOne({ _id: uuidFilter(jobId) }, { $unset: Object.fromEntries(TERMINAL_MARKER_KEYS.map((k) => [k, ''])) });
+    await this.#jobs.updateOne({ _id: idFilter(jobId) }, { $unset: Object.fromEntries(TERMINAL_EVENT_MARKER_KEYS.map((k) => [k, ''])) });
   }
 
   async pendingEvents(limit: number): Promise<JobRecord[]> {
+    await this.ensureIndexes();
     const capped = limit <= 0 || limit > 50 ? 10 : limit;
     const docs = await this.#jobs
       .find({ 'metadata.terminalEventPending': true, status: { $in: ['completed', 'failed'] } })
@@ -101,6 +126,7 @@ export class MongoJobStore implements JobStore {
   }
 
   async abandoned(now: Date, ttlMs: number, leaselessAgeMs: number): Promise<JobRecord[]> {
+    await this.ensureIndexes();
     const docs = await this.#jobs
       .find({
         status: 'processing',
@@ -138,17 +164,15 @@ function guardFilter(guard: TerminalGuard): Filter<JobDocument> {
 }
 
 function toRecord(doc: Document): JobRecord {
-  const lease = doc.lease as { token?: unknown; owner?: unknown; expires_at?: unknown } | undefined;
+  const read = decodeJobDocument(doc);
   return {
-    id: binaryToUuid(doc._id),
-    status: doc.status as JobStatus,
-    metadata: (doc.metadata as Record<string, unknown> | undefined) ?? {},
-    ...(doc.mapped_fields !== undefined ? { mappedFields: doc.mapped_fields } : {}),
-    ...(doc.filters !== undefined ? { filters: doc.filters } : {}),
-    ...(doc.created_at instanceof Date ? { createdAt: doc.created_at } : {}),
-    ...(doc.completed_at instanceof Date ? { completedAt: doc.completed_at } : {}),
-    ...(lease && typeof lease.token === 'string' && lease.expires_at instanceof Date
-      ? { lease: { token: lease.token, owner: String(lease.owner), expiresAt: lease.expires_at } }
-      : {}),
+    id: read.id,
+    status: read.status as JobStatus,
+    metadata: read.metadata,
+    ...('mappedFields' in read ? { mappedFields: read.mappedFields } : {}),
+    ...('filters' in read ? { filters: read.filters } : {}),
+    ...(read.createdAt ? { createdAt: read.createdAt } : {}),
+    ...(read.completedAt ? { completedAt: read.completedAt } : {}),
+    ...(read.lease ? { lease: read.lease } : {}),
   };
 }

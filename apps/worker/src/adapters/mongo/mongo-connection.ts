@@ -1,12 +1,6 @@
 import { Logger, type OnApplicationShutdown } from '@nestjs/common';
 import { type Db, MongoClient } from 'mongodb';
-
-export interface MongoSettings {
-  readonly uri: string;
-  readonly dbName: string;
-  readonly maxPoolSize: number;
-  readonly tlsCaPem?: string;
-}
+import type { WorkerMongoSettings } from '../../config/worker.config';
 
 /** Pause before opening the client again after a connect that failed. */
 const RECONNECT_DELAY_MS = 1_000;
@@ -27,7 +21,7 @@ export class MongoConnection implements OnApplicationShutdown {
   #reconnect: NodeJS.Timeout | undefined;
   readonly #logger = new Logger(MongoConnection.name);
 
-  constructor(settings: MongoSettings, private readonly reconnectDelayMs = RECONNECT_DELAY_MS) {
+  constructor(settings: WorkerMongoSettings, private readonly reconnectDelayMs = RECONNECT_DELAY_MS) {
     this.client = new MongoClient(settings.uri, {
       maxPoolSize: settings.maxPoolSize,
       serverSelectionTimeoutMS: 10_000,

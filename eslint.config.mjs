@@ -48,6 +48,7 @@ export default tseslint.config(
         { type: 'engine', pattern: 'libs/engine' },
         { type: 'connectors', pattern: 'libs/connectors' },
         { type: 'platform', pattern: 'libs/platform' },
+        { type: 'contracts', pattern: 'libs/contracts' },
         { type: 'app', pattern: 'apps/*', capture: ['app'] },
         { type: 'tool', pattern: 'tools/*' },
         { type: 'e2e', pattern: 'test/e2e' },
@@ -63,9 +64,11 @@ export default tseslint.config(
         {
           default: 'allow',
           policies: [
-            { from: { element: { type: 'engine' } }, disallow: { to: { element: { types: { anyOf: ['connectors', 'platform', 'app', 'tool', 'e2e', 'bench'] } } } } },
-            { from: { element: { type: 'connectors' } }, disallow: { to: { element: { types: { anyOf: ['platform', 'app', 'tool', 'e2e', 'bench'] } } } } },
-            { from: { element: { type: 'platform' } }, disallow: { to: { element: { types: { anyOf: ['engine', 'connectors', 'app', 'tool', 'e2e', 'bench'] } } } } },
+            { from: { element: { type: 'engine' } }, disallow: { to: { element: { types: { anyOf: ['connectors', 'platform', 'contracts', 'app', 'tool', 'e2e', 'bench'] } } } } },
+            { from: { element: { type: 'connectors' } }, disallow: { to: { element: { types: { anyOf: ['platform', 'contracts', 'app', 'tool', 'e2e', 'bench'] } } } } },
+            { from: { element: { type: 'platform' } }, disallow: { to: { element: { types: { anyOf: ['engine', 'connectors', 'contracts', 'app', 'tool', 'e2e', 'bench'] } } } } },
+            // The Manager–Worker contracts build on the engine's types and the platform, and on nothing an app holds.
+            { from: { element: { type: 'contracts' } }, disallow: { to: { element: { types: { anyOf: ['connectors', 'app', 'tool', 'e2e', 'bench'] } } } } },
             { from: { element: { type: 'app' } }, disallow: { to: { element: { types: { anyOf: ['app', 'tool', 'e2e', 'bench'] } } } } },
             { from: { element: { type: 'app', captured: { app: '{{ from.captured.app }}' } } }, allow: { to: { element: { type: 'app', captured: { app: '{{ from.captured.app }}' } } } } },
           ],
@@ -83,6 +86,18 @@ export default tseslint.config(
       'no-restricted-imports': ['error', { patterns: [
         { group: ['@fetcher/manager', '@fetcher/worker', '**/apps/**'], message: 'Libraries never import apps.' },
         { group: ['@fetcher/*/src/**', '@fetcher/*/dist/**'], message: 'Import libraries by package name, not their internals.' },
+        { group: ['@fetcher/contracts'], message: 'Only the apps use the Manager–Worker contracts (docs/architecture.md, "Import rules").' },
+      ] }],
+    },
+  },
+  {
+    // The contracts between the Manager and the Worker: the engine's types, the platform, the MongoDB driver and zod.
+    files: ['libs/contracts/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@fetcher/manager', '@fetcher/manager/**', '@fetcher/worker', '@fetcher/worker/**', '@fetcher/standalone', '@fetcher/cli', '**/apps/**'], message: 'Libraries never import apps.' },
+        { group: ['@fetcher/*/src/**', '@fetcher/*/dist/**', '**/libs/**'], message: 'Import libraries by package name, not their internals.' },
+        { group: ['@fetcher/connectors', '@fetcher/mongo-test-server', 'mongoose'], message: 'The contracts take the connectors\' rules as arguments, never load drivers, and use the mongodb driver\'s types (docs/architecture.md, "Import rules").' },
       ] }],
     },
   },

@@ -7,7 +7,7 @@ export const JOB_MODEL = 'Job';
  * The `job` document (snake_case; the Worker writes the same documents). The field mapping is
  * `@fetcher/contracts`' codec (`encodeNewJob`, `decodeJobDocument`), which both services use; the
  * adapter works through the native collection so ids stay BSON binaries of subtype 0x00 (see
- * docs/architecture.md, "Native MongoDB operations"). This schema names the collection for mongoose.
+ * docs/architecture.md, "One document codec, native MongoDB operations in both services"). This schema names the collection for mongoose.
  */
 export const JobSchema = new Schema(
   {

@@ -44,7 +44,7 @@ describe('docker/Dockerfile', () => {
   it('builds once, in a shared stage, and installs each app\'s production dependencies only', () => {
     const build = stage('build').join('\n');
     expect(build).toMatch(/npm ci --ignore-scripts --no-audit --no-fund/);
-    expect(build).toMatch(/npm run build -w @fetcher\/engine -w @fetcher\/platform -w @fetcher\/connectors -w @fetcher\/manager -w @fetcher\/worker/);
+    expect(build).toMatch(/npm run build -w @fetcher\/engine -w @fetcher\/platform -w @fetcher\/contracts -w @fetcher\/connectors -w @fetcher\/manager -w @fetcher\/worker/);
     for (const app of ['manager', 'worker']) {
       expect(stage(`${app}-deps`).join('\n')).toContain(`npm ci --omit=dev --ignore-scripts --no-audit --no-fund -w @fetcher/${app}`);
       // The runtime image takes node_modules from the production install, never from the build stage.

@@ -20,7 +20,7 @@
  * right after the terminal write, and then checked with `GET /v1/fetcher/{id}`. Each job carries its
  * own `metadata.correlationId`, so the Manager's duplicate detection never answers one with another.
  * The Worker runs with the node flags of its start script. Build first: `npm run build -w
- * @fetcher/engine -w @fetcher/platform -w @fetcher/connectors -w @fetcher/mongo-test-server -w
+ * @fetcher/engine -w @fetcher/platform -w @fetcher/contracts -w @fetcher/connectors -w @fetcher/mongo-test-server -w
  * @fetcher/manager -w @fetcher/worker`, then `npx tsc -p bench/tsconfig.json`.
  *
  *   node bench/dist/worker-extraction.bench.js [--reps=3] [--small=200] [--thresholds=8,1024]

@@ -2,6 +2,7 @@ import {
   createIndexArgs, decodeJobDocument, encodeLease, encodeProgress, idFilter, indexesOwnedBy, JOB_COLLECTION, JOB_INDEXES, type JobDocument,
   TERMINAL_EVENT_MARKER_KEYS, terminalEventMarker,
 } from '@fetcher/contracts';
+import { Logger } from '@nestjs/common';
 import { BSON, type Collection, type Db, type Document, type Filter, MongoServerError, MongoWriteConcernError } from 'mongodb';
 import {
   type JobLease,
@@ -24,6 +25,7 @@ const INDEX_CONFLICTS = new Set([85, 86]);
  */
 export class MongoJobStore implements JobStore {
   readonly #jobs: Collection<JobDocument>;
+  readonly #logger = new Logger(MongoJobStore.name);
   #indexes: Promise<void> | undefined;
 
   constructor(db: Db) {
@@ -32,11 +34,21 @@ export class MongoJobStore implements JobStore {
 
   /**
    * The indexes the Worker owns: those of the lease reaper (`abandoned`) and the event repairer
-   * (`pendingEvents`). Created once, on the first of those queries rather than at startup, because
-   * the client connects on first use (a database that is down at start must not stop the process);
-   * a failed attempt is retried on the next query.
+   * (`pendingEvents`). Created once, before the first of those queries rather than at startup, because
+   * the client connects on first use (a database that is down at start must not stop the process).
+   * A failure is logged (without the driver's text) and tried again before the next such query; the
+   * query still runs, since an index only speeds it up.
    */
-  ensureIndexes(): Promise<void> {
+  async #withIndexes(): Promise<void> {
+    try {
+      await this.#ensureIndexes();
+    } catch (error) {
+      const code = error instanceof MongoServerError ? ` (server code ${String(error.code)})` : '';
+      this.#logger.warn(`could not create the Worker's job indexes${code}; trying again on the next reaper or repairer query`);
+    }
+  }
+
+  #ensureIndexes(): Promise<void> {
     this.#indexes ??= this.#createIndexes().catch((error: unknown) => {
       this.#indexes = undefined;
       throw error;
@@ -115,7 +127,7 @@ export class MongoJobStore implements JobStore {
   }
 
   async pendingEvents(limit: number): Promise<JobRecord[]> {
-    await this.ensureIndexes();
+    await this.#withIndexes();
     const capped = limit <= 0 || limit > 50 ? 10 : limit;
     const docs = await this.#jobs
       .find({ 'metadata.terminalEventPending': true, status: { $in: ['completed', 'failed'] } })
@@ -126,7 +138,7 @@ export class MongoJobStore implements JobStore {
   }
 
   async abandoned(now: Date, ttlMs: number, leaselessAgeMs: number): Promise<JobRecord[]> {
-    await this.ensureIndexes();
+    await this.#withIndexes();
     const docs = await this.#jobs
       .find({
         status: 'processing',

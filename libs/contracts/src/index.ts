@@ -22,3 +22,7 @@ export {
 export { MONGO_CREDENTIALS, MONGO_ENV, MONGO_ENV_EMBEDDED, mongoSettingsFrom, mongoTlsRequirement, type MongoSettings } from './config/mongo-env';
 export { RABBITMQ_CREDENTIALS, RABBITMQ_ENV, rabbitmqSettingsFrom, rabbitmqTlsRequirement, type RabbitmqSettings } from './config/rabbitmq-env';
 export { telemetryEnv, telemetrySettingsFrom } from './config/telemetry-env';
+export {
+  buildJobCancelMessage, CANCEL_REQUESTED_AT_FIELD, CANCELED_STATUS, canceledEventPayload, encodeCancelRequest, JOB_CANCEL_TYPE, JOB_CONTROL_EXCHANGE,
+  JOB_CONTROL_ROUTING_KEY, parseJobControlMessage, type CanceledProgress, type JobCancelMessage,
+} from './job/job-control';

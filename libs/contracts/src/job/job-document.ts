@@ -44,6 +44,13 @@ export interface JobDocumentRecord {
   readonly resultHmac?: string;
   readonly lease?: JobLease;
   readonly progress?: JobProgress;
+  /** Set by the Manager when a cancel is asked for a processing job; read by the Worker's lease renewal. */
+  readonly cancelRequestedAt?: Date;
+  /** The failed job this one retries, and the job that retried this one (job control). */
+  readonly retryOf?: string;
+  readonly retriedBy?: string;
+  /** The datasource names the request maps, sorted: what the job list filters `configName` on. */
+  readonly datasources?: readonly string[];
 }
 
 /** A job as the Manager creates it. */
@@ -102,6 +109,10 @@ export function decodeJobDocument(doc: Document): JobDocumentRecord {
     ...(typeof doc.result_hmac === 'string' && doc.result_hmac !== '' ? { resultHmac: doc.result_hmac } : {}),
     ...(lease ? { lease } : {}),
     ...(progress ? { progress } : {}),
+    ...(doc.cancel_requested_at instanceof Date ? { cancelRequestedAt: doc.cancel_requested_at } : {}),
+    ...(typeof doc.retry_of === 'string' ? { retryOf: doc.retry_of } : {}),
+    ...(typeof doc.retried_by === 'string' ? { retriedBy: doc.retried_by } : {}),
+    ...(Array.isArray(doc.datasources) ? { datasources: doc.datasources.filter((d: unknown): d is string => typeof d === 'string') } : {}),
   };
 }
 

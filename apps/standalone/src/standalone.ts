@@ -9,8 +9,10 @@ import { appEnvironments, EMBEDDED_MANAGER, EMBEDDED_WORKER } from './config/app
 import type { StandaloneConfig } from './config/standalone.config';
 import { registerDemoConnection } from './demo/demo-connection';
 import { DemoDatabase, type DemoDatabaseAddress } from './demo/demo-database';
+import { checkDataDirKey } from './keys/key-check';
 import { loadOrCreateMasterKey } from './keys/master-key';
 import { prepareDataDir } from './persistence/data-dir';
+import { lockDataDir, type DataDirLock } from './persistence/data-dir-lock';
 import { managerInfrastructure } from './standalone.infrastructure';
 import { startEmbeddedWorker } from './worker-host';
 
@@ -39,10 +41,22 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   if (dataDir.narrowedFrom !== undefined && options.logger !== false) {
     new Logger('standalone').warn(`FETCHER_DATA_DIR was readable by others (mode ${dataDir.narrowedFrom.toString(8)}); made it private (700)`);
   }
+  // Before anything else reads or writes the directory: a second process stops here.
+  const lock = await lockDataDir(config.dataDir);
+  try {
+    return await startOnLockedDataDir(config, options, lock);
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+async function startOnLockedDataDir(config: StandaloneConfig, options: StandaloneOptions, lock: DataDirLock): Promise<StandaloneService> {
   const key = await loadOrCreateMasterKey(config.dataDir, config.masterKeyText);
   const envs = appEnvironments(config, key.base64);
   const managerConfig = loadManagerConfig(envs.manager, EMBEDDED_MANAGER);
   const workerConfig = loadWorkerConfig({ RESULT_SPOOL_DIR: join(config.dataDir, DATA_LAYOUT.spool), ...envs.worker }, EMBEDDED_WORKER);
+  await checkDataDirKey(config.dataDir, managerConfig.keyRing, key);
   const backends = await openBackends(config.dataDir);
 
   const demoDatabase = config.demo ? new DemoDatabase() : undefined;
@@ -78,7 +92,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
       keyOrigin: key.origin,
       ...(demo ? { demo } : {}),
       backends,
-      close: () => (closing ??= runCleanups(cleanups, backends)),
+      close: () => (closing ??= runCleanups(cleanups, backends).finally(() => lock.release())),
     };
   } catch (error) {
     await runCleanups(cleanups, backends);

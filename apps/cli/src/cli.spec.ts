@@ -28,7 +28,7 @@ describe(runCli.name, () => {
     const { object, hmac } = storedResult(master, plaintext);
     const data = join(dir, 'data');
     mkdirSync(join(data, 'objects', 'external-data'), { recursive: true });
-    mkdirSync(join(data, 'jobs'));
+    mkdirSync(join(data, 'jobs'), { recursive: true });
     writeFileSync(join(data, 'master.key'), `${master.toString('base64')}\n`, { mode: 0o600 });
     writeFileSync(join(data, 'objects', 'external-data', `${jobId}.json`), object);
     const record = { id: jobId, status: 'completed', resultPath: `external-data/${jobId}.json`, resultHmac: hmac, ...overrides };
@@ -37,8 +37,18 @@ describe(runCli.name, () => {
   }
 
   describe('help and usage', () => {
-    it.each([[[]], [['--help']], [['-h']], [['help']]])('prints the main help for %j', async (argv) => {
+    it.each([[['--help']], [['-h']], [['help']]])('prints the main help for %j', async (argv) => {
       expect(await run(argv)).toEqual({ code: EXIT.ok, out: MAIN_HELP, err: '' });
+    });
+
+    it('answers no arguments with the main help on stderr and exit 2', async () => {
+      expect(await run([])).toEqual({ code: EXIT.usage, out: '', err: MAIN_HELP });
+    });
+
+    it.each([[['help', 'result']], [['result', '--help']]])('prints the help of every command of a group for %j', async (argv) => {
+      const { code, out, err } = await run(argv);
+      expect({ code, err }).toEqual({ code: EXIT.ok, err: '' });
+      expect(out).toMatch(/Usage: fetcher result decrypt[\s\S]*Usage: fetcher result verify/);
     });
 
     it.each([
@@ -57,7 +67,10 @@ describe(runCli.name, () => {
 
     it.each([
       [['frobnicate'], "fetcher: unknown command 'frobnicate'"],
-      [['result', 'explode'], "fetcher: unknown command 'result explode'"],
+      [['result', 'explode'], "fetcher: unknown command 'result explode' (the result commands: decrypt, verify)"],
+      [['result'], 'fetcher: result: give a sub-command: decrypt, verify'],
+      [['keys'], 'fetcher: keys: give a sub-command: derive'],
+      [['help', 'result', 'explode'], "fetcher: help: unknown command 'result explode'"],
       [['result', 'decrypt', '--nope'], 'fetcher: result decrypt: unknown option --nope'],
       [['result', 'decrypt', 'not-a-uuid'], 'fetcher: result decrypt: the job id must be a UUID'],
       [['result', 'decrypt'], 'fetcher: result decrypt: give a job id, or --file FILE'],
@@ -128,7 +141,19 @@ describe(runCli.name, () => {
 
     it('decrypts a job of the data directory with its generated key and recorded HMAC', async () => {
       const { jobId } = dataDirWithJob(document);
-      expect(await run(['result', 'decrypt', jobId])).toEqual({ code: EXIT.ok, out: document, err: '' });
+      expect(await run(['result', 'decrypt', jobId])).toEqual({ code: EXIT.ok, out: `${document}\n`, err: '' });
+    });
+
+    it('says there is no such result (exit 3), naming the directory, for a job the data directory does not know', async () => {
+      dataDirWithJob(document);
+      const unknown = randomUUID();
+      for (const command of ['decrypt', 'verify']) {
+        expect(await run(['result', command, unknown])).toEqual({
+          code: EXIT.failure,
+          out: '',
+          err: `fetcher: no result for job ${unknown} in the data directory ${join(dir, 'data')} (no job record, no stored result); set FETCHER_DATA_DIR or --data-dir if the service ran elsewhere\n`,
+        });
+      }
     });
 
     it('writes --out atomically and leaves no staging file', async () => {
@@ -163,7 +188,7 @@ describe(runCli.name, () => {
       const { object, hmac } = storedResult(master, document);
       writeFileSync(join(dir, 'r.b64'), object);
       const env = { APP_ENC_KEY: master.toString('base64') };
-      expect(await run(['result', 'decrypt', '--file', join(dir, 'r.b64'), '--hmac', hmac.toUpperCase()], env)).toMatchObject({ code: EXIT.ok, out: document });
+      expect(await run(['result', 'decrypt', '--file', join(dir, 'r.b64'), '--hmac', hmac.toUpperCase()], env)).toMatchObject({ code: EXIT.ok, out: `${document}\n` });
     });
 
     it('needs an HMAC to compare with, unless --skip-hmac', async () => {
@@ -174,16 +199,17 @@ describe(runCli.name, () => {
       expect(refused.code).toBe(EXIT.usage);
       expect(refused.err).toMatch(/no HMAC to check against/);
       const skipped = await run(['result', 'decrypt', '--file', join(dir, 'r.b64'), '--skip-hmac'], env);
-      expect(skipped).toEqual({ code: EXIT.ok, out: document, err: 'fetcher: note: HMAC not checked (--skip-hmac); the AES-GCM tag was verified\n' });
+      expect(skipped).toEqual({ code: EXIT.ok, out: `${document}\n`, err: 'fetcher: note: HMAC not checked (--skip-hmac); the AES-GCM tag was verified\n' });
     });
 
     it('exits 3 for a job that has not completed, and for a missing result', async () => {
       const { jobId } = dataDirWithJob(document, { status: 'processing' });
       expect(await run(['result', 'decrypt', jobId])).toMatchObject({ code: EXIT.failure, err: `fetcher: job ${jobId} is processing; it has no result\n` });
-      const unknown = randomUUID();
-      const missing = await run(['result', 'decrypt', unknown, '--hmac', 'ab'.repeat(32)]);
+      const completed = dataDirWithJob(document);
+      rmSync(join(completed.data, 'objects', 'external-data', `${completed.jobId}.json`));
+      const missing = await run(['result', 'decrypt', completed.jobId]);
       expect(missing.code).toBe(EXIT.failure);
-      expect(missing.err).toMatch(new RegExp(`^fetcher: no result at .*external-data/${unknown}\\.json\\n$`));
+      expect(missing.err).toMatch(new RegExp(`^fetcher: no result at .*external-data/${completed.jobId}\\.json\\n$`));
     });
 
     it('refuses a recorded result path that leaves the data directory', async () => {

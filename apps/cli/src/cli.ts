@@ -42,6 +42,21 @@ const COMMANDS: Readonly<Record<string, { run: Command; help: string }>> = {
 };
 const GROUPS = new Set(['keys', 'result']);
 
+/** The help of every command of a group (`fetcher help result`, `fetcher result --help`). */
+function groupHelp(group: string): string {
+  return Object.entries(COMMANDS)
+    .filter(([name]) => name.startsWith(`${group} `))
+    .map(([, command]) => command.help)
+    .join('\n');
+}
+
+function subCommands(group: string): string {
+  return Object.keys(COMMANDS)
+    .filter((name) => name.startsWith(`${group} `))
+    .map((name) => name.slice(group.length + 1))
+    .join(', ');
+}
+
 /**
  * Runs one invocation and answers its exit status. Every failure becomes one `fetcher: …` line on
  * stderr; no stack trace, key or plaintext ever reaches the terminal. `loadConfig` runs at most once,
@@ -69,22 +84,28 @@ export async function runCli(argv: readonly string[], loadConfig: () => CliConfi
 
 async function dispatch(argv: readonly string[], config: () => CliConfig, io: CliIo): Promise<ExitCode> {
   const [first, second, ...rest] = argv;
-  if (first === undefined || first === '-h' || first === '--help') return print(io, MAIN_HELP);
+  // No command at all is a usage error: the help goes to stderr, so that a script that forgot its
+  // arguments neither succeeds nor feeds the help text to the next command of a pipe.
+  if (first === undefined) {
+    io.stderr.write(MAIN_HELP);
+    return EXIT.usage;
+  }
+  if (first === '-h' || first === '--help') return print(io, MAIN_HELP);
   if (first === '-v' || first === '--version') return print(io, `${version()}\n`);
   if (first === 'help') {
     const topic = [second, ...rest].filter((x) => x !== undefined).join(' ');
     if (topic === '') return print(io, MAIN_HELP);
+    if (GROUPS.has(topic)) return print(io, groupHelp(topic));
     const command = COMMANDS[topic];
     if (!command) throw usageError(`help: unknown command '${topic}'`);
     return print(io, command.help);
   }
   if (!GROUPS.has(first)) throw usageError(`unknown command '${first}'`);
-  if (second === undefined || second === '-h' || second === '--help') {
-    return print(io, MAIN_HELP);
-  }
+  if (second === '-h' || second === '--help') return print(io, groupHelp(first));
+  if (second === undefined) throw usageError(`${first}: give a sub-command: ${subCommands(first)}`);
   const name = `${first} ${second}`;
   const command = COMMANDS[name];
-  if (!command) throw usageError(`unknown command '${name}'`);
+  if (!command) throw usageError(`unknown command '${name}' (the ${first} commands: ${subCommands(first)})`);
   if (rest.includes('-h') || rest.includes('--help')) return print(io, command.help);
   return command.run(rest, config, io);
 }

@@ -14,7 +14,8 @@ import { resolveResultTarget, TARGET_HELP, TARGET_OPTIONS } from './result-targe
 export const RESULT_DECRYPT_HELP = `Usage: fetcher result decrypt [JOB_ID] [options]
 
 Decrypts a stored extraction result (AES-256-GCM with the storage sub-key), checks the HMAC-SHA256 of
-the plaintext with the external sub-key, and writes the JSON document to standard output or --out.
+the plaintext with the external sub-key, and writes the JSON document to standard output (followed by
+a newline) or --out (exactly the bytes the HMAC covers).
 Nothing is written unless both checks pass: the plaintext is staged in a private temporary file first.
 
 ${TARGET_HELP}
@@ -56,6 +57,9 @@ export async function resultDecrypt(args: readonly string[], config: () => CliCo
         throw integrityError(`HMAC mismatch: the decrypted result does not match the HMAC from ${target.hmacOrigin}`);
       }
       await staged.commit();
+      // On standard output the document ends with a newline, so that the shell prompt (or the next
+      // line of a log) does not follow it on the same line; --out gets the exact bytes the HMAC covers.
+      if (out === undefined) io.stdout.write('\n');
       if (skipHmac) io.stderr.write('fetcher: note: HMAC not checked (--skip-hmac); the AES-GCM tag was verified\n');
       return EXIT.ok;
     } finally {

@@ -1,4 +1,4 @@
-import { readFile, realpath } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, normalize, relative, resolve } from 'node:path';
 import type { S3Client } from '@aws-sdk/client-s3';
 import { stringOption, type OptionSpec, type ParsedArgs } from '../args';
@@ -79,11 +79,26 @@ export async function resolveResultTarget(parsed: ParsedArgs, config: CliConfig,
 
   if (file !== undefined) return { ...base, source: new FileResultSource(resolve(file), file), close: () => undefined };
   const key = record?.resultPath ?? resultKey(jobId, tenant);
-  if (from === 'data-dir') return { ...base, source: new FileResultSource(await objectPath(dataDir, key)), close: () => undefined };
+  if (from === 'data-dir') {
+    const path = await objectPath(dataDir, key);
+    // Neither a job record nor a stored result: say so (exit 3) before asking for an HMAC that could
+    // not help, and name the directory looked in, the usual cause being another working directory.
+    if (record === undefined && !(await exists(path))) {
+      throw failure(`no result for job ${jobId} in the data directory ${dataDir} (no job record, no stored result); set FETCHER_DATA_DIR or --data-dir if the service ran elsewhere`);
+    }
+    return { ...base, source: new FileResultSource(path), close: () => undefined };
+  }
 
   if (!config.objectStorage) throw usageError(`${command}: --from s3 needs OBJECT_STORAGE_BUCKET (and the other OBJECT_STORAGE_* variables)`);
   const client: S3Client = s3Client(config.objectStorage);
   return { ...base, source: new S3ResultSource(client, config.objectStorage, key), close: () => client.destroy() };
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    () => false,
+  );
 }
 
 /** The job record a standalone service keeps; `undefined` when there is none (or it is unreadable). */

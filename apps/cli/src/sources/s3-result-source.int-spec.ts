@@ -53,7 +53,7 @@ describe('fetcher result decrypt against s3rver', () => {
   };
 
   it('reads the object by job id and tenant, checks the HMAC and prints the document', async () => {
-    expect(await run(['result', 'decrypt', jobId, '--tenant', 'acme', '--hmac', stored.hmac])).toEqual({ code: EXIT.ok, out: document, err: '' });
+    expect(await run(['result', 'decrypt', jobId, '--tenant', 'acme', '--hmac', stored.hmac])).toEqual({ code: EXIT.ok, out: `${document}\n`, err: '' });
   });
 
   it('verifies the object without printing it', async () => {

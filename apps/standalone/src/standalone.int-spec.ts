@@ -135,4 +135,23 @@ describe('the standalone service over HTTP', () => {
     expect(list.body.items.find((c: { configName: string }) => c.configName === 'demo')).toMatchObject({ port: service!.demo!.port });
     expect(await call('GET', `/v1/fetcher/${completedJob!.id}`)).toMatchObject({ status: 200, body: { status: 'completed', resultHmac: completedJob!.resultHmac } });
   });
+
+  it('refuses a second service on the same data directory, naming the one that holds it, and leaves the first running', async () => {
+    const port = await freePort();
+    const second = startStandalone(loadStandaloneConfig({ FETCHER_DATA_DIR: dataDir, SERVER_ADDRESS: `127.0.0.1:${port}` }, dataDir), { logger: false });
+    await expect(second).rejects.toThrow(new RegExp(`FETCHER_DATA_DIR: .* is in use by another Fetcher process \\(pid ${process.pid} on `));
+    expect((await call('GET', '/readyz')).status).toBe(200);
+  });
+
+  it('refuses, once the directory is free, a master key other than the one it was written with', async () => {
+    await service!.close();
+    service = undefined;
+    const port = await freePort();
+    const otherKey = Buffer.alloc(32, 7).toString('base64');
+    const wrongKey = startStandalone(loadStandaloneConfig({ FETCHER_DATA_DIR: dataDir, SERVER_ADDRESS: `127.0.0.1:${port}`, APP_ENC_KEY: otherKey }, dataDir), { logger: false });
+    await expect(wrongKey).rejects.toThrow(/APP_ENC_KEY: is not the master key this data directory was written with/);
+    // The refused start released the lock and changed nothing: the right key starts as before.
+    await start();
+    expect((await call('GET', `/v1/fetcher/${completedJob!.id}`)).body).toMatchObject({ status: 'completed' });
+  });
 });

@@ -7,7 +7,8 @@ describe(banner.name, () => {
   it('shows the URLs and a copy-paste sequence for the demo connection', () => {
     const text = banner({ ...facts, demo });
     expect(text).toContain('ready in 2.3 s');
-    expect(text).toContain('Swagger UI   http://127.0.0.1:4006/swagger');
+    expect(text).toContain('Swagger UI   http://127.0.0.1:4006/swagger\n');
+    expect(text).toContain('OpenAPI      http://127.0.0.1:4006/swagger/doc.json\n');
     expect(text).toContain("curl -s -H 'X-Product-Name: demo' http://127.0.0.1:4006/v1/management/connections");
     expect(text).toContain(`-d '${SAMPLE_JOB_BODY}'`);
     expect(text).toContain('\n  npx fetcher result decrypt <jobId>');

@@ -24,8 +24,9 @@ export function banner(facts: BannerFacts): string {
     '',
     `Fetcher is running in standalone mode (ready in ${(facts.startupMs / 1000).toFixed(1)} s)`,
     '',
-    `  API          ${baseUrl}/v1`,
+    // Only URLs that answer a GET: the API has no page at /v1 itself, so its description is named.
     `  Swagger UI   ${baseUrl}/swagger`,
+    `  OpenAPI      ${baseUrl}/swagger/doc.json`,
     `  Health       ${baseUrl}/health   ${baseUrl}/readyz   ${baseUrl}/metrics`,
     `  Data         ${facts.dataDir} (master key: ${facts.keyOrigin})`,
   ];

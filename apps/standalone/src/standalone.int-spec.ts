@@ -5,6 +5,7 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { deriveSubKeys, openEnvelope } from '@fetcher/platform';
 import { loadStandaloneConfig } from './config/standalone.config';
+import { banner } from './banner';
 import { DEMO_ROW_COUNTS } from './demo/demo-seed';
 import { startStandalone, type StandaloneService } from './standalone';
 import { eventually, freePort } from './testing/free-port';
@@ -46,6 +47,18 @@ describe('the standalone service over HTTP', () => {
     expect((await call('GET', '/readyz')).status).toBe(200);
     const list = await call('GET', '/v1/management/connections', undefined, demoHeaders);
     expect(list).toMatchObject({ status: 200, body: { total: 1, items: [{ configName: 'demo', productName: 'demo', type: 'POSTGRESQL', schema: 'shop' }] } });
+  });
+
+  it('prints a banner whose every URL answers', async () => {
+    const text = banner({ baseUrl: service!.baseUrl, dataDir, keyOrigin: service!.keyOrigin, demo: service!.demo!, startupMs: 0, defaultDataDir: false });
+    const urls = [...text.matchAll(/http:\/\/127\.0\.0\.1:\d+(\/[\w/.-]*)/g)].map((m) => m[1]).filter((path) => !path.includes('<'));
+    expect(urls).toEqual(expect.arrayContaining(['/swagger', '/swagger/doc.json', '/health', '/readyz', '/metrics', '/v1/management/connections']));
+    for (const path of new Set(urls.filter((p) => p !== '/v1/fetcher' && p !== '/v1/fetcher/'))) {
+      const response = await fetch(`${service!.baseUrl}${path}`, { headers: demoHeaders });
+      expect({ path, status: response.status }).toEqual({ path, status: 200 });
+    }
+    const openapi = (await call('GET', '/swagger/doc.json')).body;
+    expect(openapi).toMatchObject({ openapi: expect.stringMatching(/^3\./), paths: expect.objectContaining({ '/v1/fetcher': expect.anything() }) });
   });
 
   it('discovers the demo schema and tests the connection through the real connector', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHmac } from 'node:crypto';
@@ -166,5 +166,18 @@ describe('the standalone service over HTTP', () => {
     // The refused start released the lock and changed nothing: the right key starts as before.
     await start();
     expect((await call('GET', `/v1/fetcher/${completedJob!.id}`)).body).toMatchObject({ status: 'completed' });
+  });
+
+  it('leaves every file of the data directory, the demo database included, for its owner only', async () => {
+    await service!.close();
+    service = undefined;
+    const entries = readdirSync(dataDir, { recursive: true, encoding: 'utf8' }).map((name) => join(dataDir, name));
+    expect(entries.length).toBeGreaterThan(10);
+    const exposed = [dataDir, ...entries]
+      .map((path) => ({ path, stat: lstatSync(path) }))
+      .filter(({ stat }) => (stat.isDirectory() && (stat.mode & 0o777) !== 0o700) || (stat.isFile() && (stat.mode & 0o777) !== 0o600))
+      .map(({ path, stat }) => `${path} ${(stat.mode & 0o777).toString(8)}`);
+    expect(exposed).toEqual([]);
+    expect(entries).not.toContain(join(dataDir, 'fetcher.lock'));
   });
 });

@@ -39,7 +39,7 @@ describe('the committed OpenAPI document', () => {
     const served = servedRoutes(app.getHttpAdapter().getInstance().printRoutes({ commonPrefix: false })).filter((route) => route.path.startsWith('/v1/'));
     expect(served).toContainEqual({ method: 'get', path: '/v1/fetcher/{id}' });
     const paths = buildOpenApiDocument(app, config()).paths;
-    const undocumented = served.filter(({ method, path }) => paths[path]?.[method] === undefined);
+    const undocumented = served.filter(({ method, path }) => (paths[path] as Record<string, unknown> | undefined)?.[method] === undefined);
     expect(undocumented).toEqual([]);
   });
 

@@ -26,6 +26,7 @@ import { RedisModule } from './adapters/redis/redis.module';
 import { RedisSchemaCache } from './adapters/redis/schema-cache.redis';
 import { MANAGER_CONFIG, type ManagerConfig, mongoSettings } from './config/manager.config';
 import { PLUGIN_AUTH_OPTIONS } from './auth/plugin-auth.options';
+import { PluginAuthorizer } from './auth/plugin-authorizer';
 import { ConnectionDirectory } from './connections/connection-directory';
 import { CONNECTION_CONTROLLERS, CONNECTION_HANDLERS } from './connections/connection.handlers';
 import { ErrorFilter } from './http/error.filter';
@@ -99,6 +100,7 @@ export class ManagerModule {
         { provide: APP_FILTER, useExisting: ErrorFilter },
         probesProvider,
         { provide: PLUGIN_AUTH_OPTIONS, useValue: config.pluginAuth },
+        PluginAuthorizer,
         // Connections
         { provide: CONNECTION_REPOSITORY, useClass: MongoConnectionRepository },
         { provide: ACTIVE_EXECUTION_CHECKER, useClass: MongoActiveExecutionChecker },

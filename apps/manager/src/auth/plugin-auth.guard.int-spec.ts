@@ -6,6 +6,7 @@ import { type AddressInfo } from 'node:net';
 import { Authorize } from './authorize.decorator';
 import { logPluginAuthConnectivity } from './plugin-auth.health';
 import { PLUGIN_AUTH_OPTIONS, type PluginAuthOptions } from './plugin-auth.options';
+import { PluginAuthorizer } from './plugin-authorizer';
 
 interface AuthCall { body: Record<string, unknown>; authorization: string | undefined }
 type AuthAnswer = { status: number; body: string; contentType?: string } | 'hang-up';
@@ -55,7 +56,7 @@ const userToken = jwt({ type: 'normal-user', owner: 'acme', sub: 'u-1' });
 async function startApp(options: PluginAuthOptions): Promise<{ app: NestFastifyApplication; url: string }> {
   @Module({
     controllers: [ConnectionsController, ProbeController],
-    providers: [{ provide: PLUGIN_AUTH_OPTIONS, useValue: options }, { provide: APP_FILTER, useClass: CatchAllFilter }],
+    providers: [{ provide: PLUGIN_AUTH_OPTIONS, useValue: options }, PluginAuthorizer, { provide: APP_FILTER, useClass: CatchAllFilter }],
   })
   class AuthTestModule {}
   const app = await NestFactory.create<NestFastifyApplication>(AuthTestModule, new FastifyAdapter(), { logger: false });

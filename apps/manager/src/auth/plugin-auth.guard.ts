@@ -1,6 +1,6 @@
-import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AUTHORIZE_METADATA, type AuthorizeRequirement, PLUGIN_AUTH_OPTIONS, type PluginAuthOptions } from './plugin-auth.options';
+import { AUTHORIZE_METADATA, type AuthorizeRequirement } from './plugin-auth.options';
 import { PluginAuthorizer, type RequestHeaders } from './plugin-authorizer';
 
 /**
@@ -9,14 +9,10 @@ import { PluginAuthorizer, type RequestHeaders } from './plugin-authorizer';
  */
 @Injectable()
 export class PluginAuthGuard implements CanActivate {
-  private readonly authorizer: PluginAuthorizer;
-
   constructor(
-    @Inject(PLUGIN_AUTH_OPTIONS) options: PluginAuthOptions,
+    private readonly authorizer: PluginAuthorizer,
     private readonly reflector: Reflector,
-  ) {
-    this.authorizer = new PluginAuthorizer(options);
-  }
+  ) {}
 
   /** Synchronous when there is nothing to ask: Nest awaits only a promise. */
   canActivate(context: ExecutionContext): boolean | Promise<boolean> {

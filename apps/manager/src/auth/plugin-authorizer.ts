@@ -1,4 +1,5 @@
-import { type AuthorizeRequirement, type PluginAuthOptions, pluginAuthActive } from './plugin-auth.options';
+import { Inject, Injectable } from '@nestjs/common';
+import { type AuthorizeRequirement, PLUGIN_AUTH_OPTIONS, type PluginAuthOptions, pluginAuthActive } from './plugin-auth.options';
 import { PluginAuthRejection } from './plugin-auth.rejection';
 import { bearerToken, subjectFromToken } from './subject';
 
@@ -10,11 +11,12 @@ export type RequestHeaders = Readonly<Record<string, string | string[] | undefin
 
 /**
  * Asks the authorization service (`POST {address}/v1/authorize`) whether the caller may perform an
- * action on a resource, and throws a `PluginAuthRejection` when not. Shared by `PluginAuthGuard`
- * (the Nest routes) and the job-status route, which Fastify serves directly.
+ * action on a resource, and throws a `PluginAuthRejection` when not. One instance per app, injected
+ * into `PluginAuthGuard` (the Nest routes) and the job-status route, which Fastify serves directly.
  */
+@Injectable()
 export class PluginAuthorizer {
-  constructor(private readonly options: PluginAuthOptions) {}
+  constructor(@Inject(PLUGIN_AUTH_OPTIONS) private readonly options: PluginAuthOptions) {}
 
   /** Synchronous when authorization is off: this runs on every protected call. */
   check(headers: RequestHeaders, requirement: AuthorizeRequirement): true | Promise<true> {

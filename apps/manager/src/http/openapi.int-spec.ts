@@ -35,6 +35,14 @@ describe('the committed OpenAPI document', () => {
     expect(readFileSync(COMMITTED, 'utf8')).toBe(generated);
   });
 
+  it('documents every /v1 route the app serves, the job-status route included', () => {
+    const served = servedRoutes(app.getHttpAdapter().getInstance().printRoutes({ commonPrefix: false })).filter((route) => route.path.startsWith('/v1/'));
+    expect(served).toContainEqual({ method: 'get', path: '/v1/fetcher/{id}' });
+    const paths = buildOpenApiDocument(app, config()).paths;
+    const undocumented = served.filter(({ method, path }) => (paths[path] as Record<string, unknown> | undefined)?.[method] === undefined);
+    expect(undocumented).toEqual([]);
+  });
+
   it('is served at /swagger/doc.json, with the UI at /swagger/index.html', async () => {
     const doc = await app.inject({ method: 'GET', url: '/swagger/doc.json' });
     expect(doc.statusCode).toBe(200);
@@ -44,3 +52,27 @@ describe('the committed OpenAPI document', () => {
     expect(ui.headers['content-type']).toMatch(/text\/html/);
   });
 });
+
+/**
+ * The (method, OpenAPI path) pairs of Fastify's route tree as `printRoutes({ commonPrefix: false })`
+ * draws it: one node per line, its depth given by the position of the `── ` branch, its methods in
+ * parentheses (`-` for a node that only joins others). HEAD is Fastify's automatic twin of GET.
+ */
+function servedRoutes(tree: string): Array<{ method: string; path: string }> {
+  const stack: string[] = [];
+  const routes: Array<{ method: string; path: string }> = [];
+  for (const line of tree.split('\n')) {
+    const branch = line.indexOf('── ');
+    if (branch < 0) continue;
+    const match = /^(.*) \(([^)]*)\)$/.exec(line.slice(branch + 3));
+    if (!match) throw new Error(`unexpected route line: ${line}`);
+    const depth = (branch - 1) / 4;
+    stack.length = depth;
+    stack.push(match[1]);
+    const path = stack.join('').replace(/:(\w+)/g, '{$1}');
+    for (const method of match[2].split(', ')) {
+      if (method !== '-' && method !== 'HEAD' && method !== 'OPTIONS') routes.push({ method: method.toLowerCase(), path });
+    }
+  }
+  return routes;
+}

@@ -2,7 +2,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type AuthorizeRequirement, PLUGIN_AUTH_OPTIONS, type PluginAuthOptions } from '../auth/plugin-auth.options';
+import type { AuthorizeRequirement } from '../auth/plugin-auth.options';
 import { PluginAuthRejection, sendRejection } from '../auth/plugin-auth.rejection';
 import { PluginAuthorizer } from '../auth/plugin-authorizer';
 import { MANAGER_CONFIG, type ManagerConfig } from '../config/manager.config';
@@ -26,7 +26,8 @@ type JobStatusRequest = FastifyRequest<{ Params: { id: string } }>;
 export function registerJobStatusRoute(app: NestFastifyApplication): void {
   const queries = app.get(QueryBus);
   const config = app.get<ManagerConfig>(MANAGER_CONFIG);
-  const authorizer = new PluginAuthorizer(app.get<PluginAuthOptions>(PLUGIN_AUTH_OPTIONS));
+  // The app's one authorizer, the instance PluginAuthGuard uses on the controller routes.
+  const authorizer = app.get(PluginAuthorizer);
 
   const read = async (request: JobStatusRequest): Promise<JobResponse> => {
     const jobId = requireIdParam(request.params.id, 'job');

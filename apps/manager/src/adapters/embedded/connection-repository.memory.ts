@@ -1,6 +1,7 @@
 import type { TenantContext } from '@fetcher/engine';
-import { type ConnectionListFilter, type ConnectionListQuery, type ConnectionRepository, Errors, type StoredConnection } from '@fetcher/manager';
-import { RecordDirectory } from '../../persistence/record-directory';
+import { RecordDirectory, type RecordSink, volatileRecords } from '@fetcher/platform';
+import { Errors } from '../../errors/catalogue';
+import type { ConnectionListFilter, ConnectionListQuery, ConnectionRepository, StoredConnection } from '../../ports/connection-repository.port';
 
 /** A stored connection plus its soft-delete stamp, as the file under `<dataDir>/connections/` holds it. */
 export interface ConnectionRecord extends StoredConnection {
@@ -8,20 +9,25 @@ export interface ConnectionRecord extends StoredConnection {
 }
 
 /**
- * The Manager's connection repository in memory, each change written to
- * `<dataDir>/connections/<id>.json` before the call resolves. Secrets stay encrypted exactly as the
+ * The Manager's embedded connection repository: in memory, and when opened on a directory each
+ * change is written to `<dir>/<id>.json` before the call resolves. Secrets stay encrypted exactly as the
  * Manager hands them over. Checks and changes run synchronously, so the config-name rule holds
  * under concurrent requests as the unique index makes it hold in MongoDB.
  */
 export class MemoryConnectionRepository implements ConnectionRepository {
   private constructor(
     private readonly records: Map<string, ConnectionRecord>,
-    private readonly directory: RecordDirectory<ConnectionRecord>,
+    private readonly directory: RecordSink<ConnectionRecord>,
   ) {}
 
   static async open(dir: string): Promise<MemoryConnectionRepository> {
     const { directory, records } = await RecordDirectory.open<ConnectionRecord>(dir);
     return new MemoryConnectionRepository(records, directory);
+  }
+
+  /** A repository that writes nothing down: the specs' connection store, with the same rules. */
+  static inMemory(): MemoryConnectionRepository {
+    return new MemoryConnectionRepository(new Map(), volatileRecords<ConnectionRecord>());
   }
 
   /** Every live connection, for the Worker's resolver and the active-job checks. */

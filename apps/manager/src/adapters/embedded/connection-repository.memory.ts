@@ -54,6 +54,9 @@ export class MemoryConnectionRepository implements ConnectionRepository {
   async replace(_tenant: TenantContext, connection: StoredConnection): Promise<boolean> {
     const record = this.records.get(connection.id);
     if (!record || record.deletedAt !== null) return false;
+    // A rename onto another live connection's name is refused, as the unique index refuses it in MongoDB.
+    const holder = this.#liveByName(connection.configName);
+    if (holder && holder.id !== connection.id) throw Errors.connectionConflict();
     this.records.set(connection.id, { ...structuredClone(connection), deletedAt: null });
     await this.#persist(connection.id);
     return true;

@@ -6,7 +6,8 @@ import boundaries from 'eslint-plugin-boundaries';
 
 /**
  * no-restricted-imports for one app: never the apps in `never`, no path inside another workspace
- * (`@fetcher/manager/src/...`, `.../libs/...`), no test server; `@fetcher/manager/testing` in specs only.
+ * (`@fetcher/manager/src/...`, `.../libs/...`), no test server; `@fetcher/manager/testing` and
+ * `@fetcher/platform/testing` in specs (and the app's src/testing/) only.
  */
 function appImportRules(app, never) {
   const patterns = (specs) => [
@@ -20,9 +21,10 @@ function appImportRules(app, never) {
       message: 'An app is imported only through its public entry (src/index.ts); @fetcher/manager/testing is for specs.',
     },
     { group: ['@fetcher/mongo-test-server'], message: 'The Mongo test server is test infrastructure only.' },
+    ...(specs ? [] : [{ group: ['@fetcher/platform/testing'], message: '@fetcher/platform/testing (fault injection) is for specs and src/testing/ only.' }]),
   ];
   const files = [`apps/${app}/**/*.ts`];
-  const specs = [`apps/${app}/**/*.spec.ts`, `apps/${app}/**/*.int-spec.ts`];
+  const specs = [`apps/${app}/**/*.spec.ts`, `apps/${app}/**/*.int-spec.ts`, `apps/${app}/src/testing/**/*.ts`];
   return [
     { files, ignores: specs, rules: { 'no-restricted-imports': ['error', { patterns: patterns(false) }] } },
     { files: specs, rules: { 'no-restricted-imports': ['error', { patterns: patterns(true) }] } },

@@ -5,6 +5,7 @@ const moduleNameMapper = {
   '^@fetcher/engine/memory$': '<rootDir>/libs/engine/src/memory/index.ts',
   '^@fetcher/connectors$': '<rootDir>/libs/connectors/src/index.ts',
   '^@fetcher/platform$': '<rootDir>/libs/platform/src/index.ts',
+  '^@fetcher/platform/testing$': '<rootDir>/libs/platform/src/testing/index.ts',
   '^@fetcher/contracts$': '<rootDir>/libs/contracts/src/index.ts',
   '^@fetcher/manager$': '<rootDir>/apps/manager/src/index.ts',
   '^@fetcher/manager/testing$': '<rootDir>/apps/manager/src/testing/index.ts',

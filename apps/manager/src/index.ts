@@ -22,3 +22,9 @@ export type { Job, JobProgress, JobStatus } from './jobs/job';
 /** The errors a ConnectionRepository raises (a duplicate config name, a missing connection). */
 export { AppError } from './errors/app-error';
 export { Errors } from './errors/catalogue';
+
+// The embedded adapters (in memory, optionally written down to a directory), for a host that runs
+// the Manager without MongoDB; the job table they share with the Worker's is in @fetcher/contracts.
+export { MemoryActiveExecutionChecker } from './adapters/embedded/active-execution-checker.memory';
+export { type ConnectionRecord, MemoryConnectionRepository } from './adapters/embedded/connection-repository.memory';
+export { MemoryJobRepository } from './adapters/embedded/job-repository.memory';

@@ -1,10 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FileEventLog } from './adapters/filesystem/event-log.fs';
-import { FileSystemResultStore } from './adapters/filesystem/result-store.fs';
+import { JobTable } from '@fetcher/contracts';
+import { MemoryConnectionRepository } from '@fetcher/manager';
+import { FileEventLog, FileSystemResultStore } from '@fetcher/worker';
 import { InProcessWorkQueue } from './adapters/in-process/work-queue';
-import { MemoryConnectionRepository } from './adapters/memory/connection-repository.memory';
-import { JobTable } from './adapters/memory/job-table';
 
 /**
  * The data directory's layout. The CLI reads `master.key`, `jobs/` and `objects/` by the same names

@@ -9,22 +9,22 @@ import {
   JOB_REPOSITORY,
   type ManagerConfig,
   type ManagerInfrastructure,
+  MemoryActiveExecutionChecker,
+  MemoryJobRepository,
 } from '@fetcher/manager';
 import {
   CONNECTION_RESOLVER as WORKER_CONNECTION_RESOLVER,
   EVENT_PUBLISHER,
   JOB_STORE,
   JobQueueTransport,
+  MemoryConnectionResolver,
+  MemoryJobStore,
   RESULT_STORE,
   type WorkerConfig,
   type WorkerInfrastructure,
 } from '@fetcher/worker';
 import { InProcessJobPublisher } from './adapters/in-process/job-publisher.in-process';
 import type { InProcessJobQueueTransport } from './adapters/in-process/job-queue.in-process';
-import { MemoryActiveExecutionChecker } from './adapters/memory/active-execution-checker.memory';
-import { MemoryConnectionResolver } from './adapters/memory/connection-resolver.memory';
-import { MemoryJobRepository } from './adapters/memory/job-repository.memory';
-import { MemoryJobStore } from './adapters/memory/job-store.memory';
 import type { Backends } from './backends';
 
 /** The checks `/readyz` shows in standalone mode: the embedded backends, which are up while the process is. */

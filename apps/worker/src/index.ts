@@ -32,3 +32,10 @@ export {
 } from './ports/job-store.port';
 export { awaitsEvent, canAcquire, guardAdmits, holdsLease, isAbandoned, type JobState, jobRecordOf } from './ports/job-store.rules';
 export { RESULT_STORE, type ReplayableBody, type ResultStore } from './ports/result-store.port';
+
+// The embedded adapters, for a host that runs the Worker without MongoDB, RabbitMQ and S3; the job
+// table the job store shares with the Manager's repository is in @fetcher/contracts.
+export { type LiveConnections, MemoryConnectionResolver } from './adapters/embedded/connection-resolver.memory';
+export { FileEventLog } from './adapters/embedded/event-log.fs';
+export { MemoryJobStore } from './adapters/embedded/job-store.memory';
+export { FileSystemResultStore } from './adapters/embedded/result-store.fs';

@@ -8,6 +8,7 @@ export {
   type JobDocument, type JobDocumentRecord, type JobLease, type JobProgress, type NewJobRecord,
 } from './job/job-document';
 export { ACTIVE_HASH_INDEX, JOB_INDEXES } from './job/job-indexes';
+export { JobTable, type StoredJob, type StoredJobStatus } from './job/job-table';
 export {
   buildJobMessage, isJobId, JobMessageError, parseJobMessage, parseJobRequest, recoverJobId, storedJobRequest,
   type JobMessage, type JobMessageProblem, type JobMessageSource, type JobRequest,

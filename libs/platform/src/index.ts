@@ -62,3 +62,7 @@ export {
   type ObservabilityPort, type Telemetry, type TelemetryOptions,
 } from './telemetry/telemetry';
 export { bootTelemetry, TELEMETRY, TelemetryShutdown, traced, type SpanOptions, type TelemetrySettings } from './telemetry/telemetry-host';
+
+// Embedded stores (the standalone service's backends, and the specs' fakes of the same adapters)
+export { decodeRecord, encodeRecord } from './embedded/json-codec';
+export { RecordDirectory, type RecordSink, volatileRecords } from './embedded/record-directory';

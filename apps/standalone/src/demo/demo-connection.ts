@@ -1,7 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { KeyRing } from '@fetcher/platform';
-import type { StoredConnection } from '@fetcher/manager';
-import type { MemoryConnectionRepository } from '../adapters/memory/connection-repository.memory';
+import type { MemoryConnectionRepository, StoredConnection } from '@fetcher/manager';
 import type { DemoDatabaseAddress } from './demo-database';
 import { DEMO_SCHEMA } from './demo-seed';
 

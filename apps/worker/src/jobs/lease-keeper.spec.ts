@@ -1,11 +1,11 @@
 import { FakeClock } from '../testing/fake-clock';
-import { InMemoryJobStore } from '../testing/in-memory-job-store';
+import { TestJobStore } from '../testing/test-job-store';
 import { LeaseKeeper } from './lease-keeper';
 
 describe(LeaseKeeper.name, () => {
   const setup = () => {
     const clock = new FakeClock('2026-03-01T10:00:00Z');
-    const jobs = new InMemoryJobStore();
+    const jobs = new TestJobStore();
     const expiresAt = new Date(clock.now().getTime() + 60_000);
     jobs.add('j', 'processing', { lease: { token: 't', owner: 'me', expiresAt } });
     const sut = new LeaseKeeper(jobs, clock, 'j', 't', 60_000, expiresAt);

@@ -5,7 +5,9 @@ import { withMongo, type MongoTestTarget } from '@fetcher/mongo-test-server';
 import mongoose, { type Connection, mongo } from 'mongoose';
 import { v7 as uuidv7 } from 'uuid';
 import type { Job } from '../../jobs/job';
+import { activeExecutionCheckerContract } from '../../testing/active-execution-checker.contract';
 import { jobRepositoryContract } from '../../testing/job-repository.contract';
+import { MongoActiveExecutionChecker } from './active-execution-checker.mongo';
 import { ActiveHashIndexError, MongoJobRepository } from './job-repository.mongo';
 import { JOB_MODEL, JobSchema } from './job.schema';
 
@@ -103,6 +105,10 @@ describe('MongoJobRepository against the MongoDB test server', () => {
 
     describe('the job repository contract', () => {
       jobRepositoryContract(() => sut);
+    });
+
+    describe('the active execution checker contract (MongoActiveExecutionChecker on the same collection)', () => {
+      activeExecutionCheckerContract(() => ({ checker: new MongoActiveExecutionChecker(connection), jobs: sut }));
     });
 
     it('stores the contract document with a subtype-0 binary id and reads it back', async () => {

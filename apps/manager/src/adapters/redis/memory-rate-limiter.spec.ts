@@ -1,7 +1,12 @@
 import { FakeClock } from '../../testing/fake-clock';
+import { rateLimiterContract } from '../../testing/rate-limiter.contract';
 import { MemoryRateLimiter } from './memory-rate-limiter';
 
 describe(MemoryRateLimiter.name, () => {
+  describe('the rate limiter contract', () => {
+    rateLimiterContract(() => new MemoryRateLimiter(new FakeClock()));
+  });
+
   it('allows ten, then refuses with the seconds until the next token, and refills one token every 6 s', async () => {
     const clock = new FakeClock();
     const sut = new MemoryRateLimiter(clock);

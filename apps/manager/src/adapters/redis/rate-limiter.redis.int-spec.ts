@@ -4,6 +4,7 @@ import { type MongoTestTarget, withMongo } from '@fetcher/mongo-test-server';
 import { Redis } from 'ioredis';
 import { SYSTEM_CLOCK } from '../../ports/clock.port';
 import { ManagerHarness } from '../../testing/manager-harness';
+import { rateLimiterContract } from '../../testing/rate-limiter.contract';
 import { TcpProxy } from '../../testing/tcp-proxy';
 import { RedisRateLimiter } from './rate-limiter.redis';
 import { createRedisClient } from './redis.module';
@@ -21,6 +22,10 @@ describe('RedisRateLimiter against a real Redis', () => {
     const keys = await inspect.keys(`${prefix}*`);
     if (keys.length > 0) await inspect.del(...keys);
     await Promise.all([redis.quit(), inspect.quit()]);
+  });
+
+  describe('the rate limiter contract', () => {
+    rateLimiterContract(() => new RedisRateLimiter(redis, prefix, SYSTEM_CLOCK));
   });
 
   it('allows a burst of ten, refuses the eleventh with a retry delay, and keeps the key 120 s', async () => {

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { createTenantContext } from '@fetcher/engine';
 import { parseKeyRingEnv } from '@fetcher/platform';
+import { withFaults } from '@fetcher/platform/testing';
 import { EnvInternalDatasources } from '../../adapters/config/internal-datasources.env';
+import { MemoryConnectionRepository } from '../../adapters/embedded/connection-repository.memory';
 import type { ManagerConfig } from '../../config/manager.config';
 import { AppError } from '../../errors/app-error';
 import { FakeClock } from '../../testing/fake-clock';
-import { InMemoryConnectionRepository } from '../../testing/in-memory-connection-repository';
 import { ConnectionDirectory } from '../connection-directory';
 import type { CreateConnectionInput } from '../dto/create-connection.request';
 import { HostLiteralCheck } from '../host-literal-check';
@@ -28,7 +29,7 @@ describe(CreateConnectionHandler.name, () => {
     const ring = parseKeyRingEnv({ APP_ENC_KEY: randomBytes(32).toString('base64') });
     if (!ring.ok) throw new Error('key ring');
     const config = { keyRing: ring.ring, hostSafety: { allowlist: [], allowPrivate: true } } as unknown as ManagerConfig;
-    const repository = new InMemoryConnectionRepository();
+    const repository = withFaults(MemoryConnectionRepository.inMemory());
     const internals = new EnvInternalDatasources([
       { configName: 'ledger', type: 'POSTGRESQL', host: 'h', port: 5432, databaseName: 'd', userName: 'u', password: '', metadata: {}, sslMode: '', ssl: {} },
     ]);
@@ -43,7 +44,7 @@ describe(CreateConnectionHandler.name, () => {
     expect(created).toMatchObject({ configName: 'crm', host: 'db.example.com', productName: 'reporter', keyVersion: '1', createdAt: new Date('2026-03-01T00:00:00Z') });
     expect(ring.decryptCredential(created.passwordEncrypted, '1')).toBe('s3cret');
     expect(created.ssl).toEqual({ mode: 'require', caEncrypted: expect.any(String) });
-    expect(repository.live.get(created.id)).toEqual(created);
+    expect(repository.live()).toEqual([created]);
   });
 
   it('refuses an internal datasource name and a live name with 409/FET-1002', async () => {
@@ -58,12 +59,12 @@ describe(CreateConnectionHandler.name, () => {
     const attempt = sut.execute(new CreateConnectionCommand(tenant, 'p', input({ host: '169.254.169.254', configName: 'x' })));
     await expect(attempt).rejects.toBeInstanceOf(AppError);
     await expect(attempt).rejects.toMatchObject({ code: 'FET-0414' });
-    expect(repository.live.size).toBe(0);
+    expect(repository.live()).toEqual([]);
   });
 
   it('lets a storage failure through untouched', async () => {
     const { sut, repository } = setup();
-    repository.failWith = new Error('down');
+    for (const method of ['insert', 'findLiveById', 'findLiveByName'] as const) repository.faults.failAlways(method, new Error('down'));
     await expect(sut.execute(new CreateConnectionCommand(tenant, 'p', input()))).rejects.toThrow('down');
   });
 });

@@ -1,10 +1,11 @@
 import { Logger } from '@nestjs/common';
 import { createTenantContext } from '@fetcher/engine';
+import { withFaults } from '@fetcher/platform/testing';
 import type { AppError } from '../../errors/app-error';
 import { FakeClock } from '../../testing/fake-clock';
 import { aResolvedConnection, FakeConnectionResolver, FakeConnectivityCheck } from '../../testing/fake-connections';
-import { InMemoryJobRepository } from '../../testing/in-memory-job-repository';
 import { RecordingJobPublisher } from '../../testing/recording-job-publisher';
+import { TestJobRepository } from '../../testing/test-job-repository';
 import { parseCreateJobRequest, type CreateJobRequest } from '../dto/create-job.request';
 import { CreateJobCommand } from './create-job.command';
 import { CreateJobHandler, DEDUP_WINDOW_MS } from './create-job.handler';
@@ -22,7 +23,7 @@ function aJobRequest(body: Record<string, unknown> = {}): CreateJobRequest {
 }
 
 function setup() {
-  const jobs = new InMemoryJobRepository();
+  const jobs = withFaults(new TestJobRepository());
   const publisher = new RecordingJobPublisher();
   const resolver = new FakeConnectionResolver([aResolvedConnection('pg-main'), aResolvedConnection('internal-ds', { internal: true, productName: '' })]);
   const connectivity = new FakeConnectivityCheck();
@@ -185,14 +186,14 @@ describe(CreateJobHandler.name, () => {
   it('still answers 500 and leaves the job for the sweep when marking it failed also fails', async () => {
     const { run, jobs, publisher } = setup();
     publisher.failWith = new Error('down');
-    jobs.failNextWith.markDispatchFailed = new Error('mongo down');
+    jobs.faults.failNext('markDispatchFailed', new Error('mongo down'));
     expect(await failure(run())).toMatchObject({ code: 'FET-0002' });
     expect(jobs.all(tenant)).toMatchObject([{ status: 'pending', dispatchedAt: null }]);
   });
 
   it('answers 202 even when recording the dispatch fails: the message is out', async () => {
     const { run, jobs } = setup();
-    jobs.failNextWith.markDispatched = new Error('mongo down');
+    jobs.faults.failNext('markDispatched', new Error('mongo down'));
     expect((await run()).duplicate).toBe(false);
   });
 

@@ -2,8 +2,8 @@ import { Logger } from '@nestjs/common';
 import { createTenantContext } from '@fetcher/engine';
 import type { Job } from '../job';
 import { FakeClock } from '../../testing/fake-clock';
-import { InMemoryJobRepository } from '../../testing/in-memory-job-repository';
 import { RecordingJobPublisher } from '../../testing/recording-job-publisher';
+import { TestJobRepository } from '../../testing/test-job-repository';
 import { DispatchSweep, gaveUpError, notPickedUpError } from './dispatch-sweep';
 
 const tenant = createTenantContext('default');
@@ -15,7 +15,7 @@ function failedEventOf(job: Job | undefined): unknown {
 }
 
 function setup(settings: Partial<ConstructorParameters<typeof DispatchSweep>[4]> = {}) {
-  const jobs = new InMemoryJobRepository();
+  const jobs = new TestJobRepository();
   const publisher = new RecordingJobPublisher();
   const clock = new FakeClock('2026-01-01T00:00:00Z');
   let counted = 0;

@@ -3,8 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { withMongo, type MongoTestTarget } from '@fetcher/mongo-test-server';
 import { type Db, MongoClient } from 'mongodb';
 import { TerminalWriteRefused } from '../../ports/job-store.port';
+import { jobStoreContract } from '../../testing/job-store.contract';
 import { MongoJobStore } from './job-store.mongo';
-import { uuidToBinary } from '@fetcher/contracts';
+import { encodeLease, uuidToBinary } from '@fetcher/contracts';
 
 describe('MongoJobStore against the MongoDB test server', () => {
   let target: MongoTestTarget;
@@ -33,6 +34,23 @@ describe('MongoJobStore against the MongoDB test server', () => {
     return id;
   };
   const raw = (id: string) => db.collection('job').findOne({ _id: uuidToBinary(id) } as never);
+
+  describe('the job store contract', () => {
+    jobStoreContract(() => ({
+      store: sut,
+      seed: async ({ id, status, createdAt, lease }) => {
+        await db.collection('job').insertOne({
+          _id: uuidToBinary(id),
+          status,
+          dedup_active: status === 'pending' || status === 'processing',
+          metadata: { source: 'reporter' },
+          mapped_fields: { crm: { users: ['id'] } },
+          created_at: createdAt,
+          ...(lease ? { lease: encodeLease(lease) } : {}),
+        } as never);
+      },
+    }));
+  });
 
   it('finds jobs stored with either UUID subtype', async () => {
     const zero = await seed('pending', {}, 0);

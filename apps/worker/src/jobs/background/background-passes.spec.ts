@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { KeyRing } from '@fetcher/platform';
+import { withFaults } from '@fetcher/platform/testing';
 import { Registry } from 'prom-client';
 import { WorkerMetrics } from '../../metrics/worker-metrics';
 import { FakeClock } from '../../testing/fake-clock';
-import { InMemoryJobStore } from '../../testing/in-memory-job-store';
+import { TerminalWriteRefused } from '../../ports/job-store.port';
 import { RecordingEventPublisher } from '../../testing/recording-event-publisher';
+import { TestJobStore } from '../../testing/test-job-store';
 import { JobOutbox } from '../job-outbox';
 import type { JobSettings } from '../job-settings';
 import { LeaseReaper, REAPED_ERROR } from './lease-reaper';
@@ -12,7 +14,7 @@ import { TerminalEventRepairer } from './terminal-event-repairer';
 
 const setup = () => {
   const clock = new FakeClock('2026-03-01T10:00:00Z');
-  const jobs = new InMemoryJobStore();
+  const jobs = withFaults(new TestJobStore());
   const publisher = new RecordingEventPublisher();
   const settings = {
     leaseTtlMs: 60_000,
@@ -63,7 +65,7 @@ describe(LeaseReaper.name, () => {
   it('ends a job whose failure write the database refuses as written, with a bare record', async () => {
     const { clock, jobs, publisher, outbox, metrics, settings } = setup();
     jobs.add('big', 'processing', { metadata: { source: 'reporter', note: 'x'.repeat(50_000) }, lease: { token: 't', owner: 'w', expiresAt: new Date(clock.now().getTime() - 61_000) } });
-    jobs.refuseTerminal = (write) => write.eventPayload.length > 10_000;
+    jobs.faults.failWhen('writeTerminal', (_id, _guard, write) => write.eventPayload.length > 10_000, () => new TerminalWriteRefused());
     expect(await new LeaseReaper(jobs, settings, clock, outbox, metrics).runOnce()).toBe(1);
     expect(jobs.jobs.get('big')).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error: 'process failed: the job outcome could not be stored' }) });
     expect(publisher.ids()).toEqual(['fetcher.job.failed.big']);

@@ -6,14 +6,16 @@ import { MemoryConnectorFactory, MemoryConnectorRegistry, TemplateConnector } fr
 import { Logger } from '@nestjs/common';
 import type { CommandBus } from '@nestjs/cqrs';
 import { envelopeHeaders, jobIdOfBody, KeyRing } from '@fetcher/platform';
+import { withFaults } from '@fetcher/platform/testing';
 import type { ConsumeMessage } from 'amqplib';
 import { Registry } from 'prom-client';
 import { WorkerMetrics } from '../../metrics/worker-metrics';
+import { TerminalWriteRefused } from '../../ports/job-store.port';
 import { FakeClock } from '../../testing/fake-clock';
-import { InMemoryJobStore } from '../../testing/in-memory-job-store';
 import { InMemoryResultStore } from '../../testing/in-memory-result-store';
 import { RecordingEventPublisher } from '../../testing/recording-event-publisher';
 import { StaticConnectionResolver } from '../../testing/static-connection-resolver';
+import { TestJobStore } from '../../testing/test-job-store';
 import { JobOutbox } from '../job-outbox';
 import { JobRequestedController } from '../job-requested.controller';
 import type { JobSettings } from '../job-settings';
@@ -32,7 +34,7 @@ describe(RunJobHandler.name, () => {
   const setup = (behavior: ConstructorParameters<typeof TemplateConnector>[0] = { rows: ROWS }, progressIntervalMs = 60_000) => {
     const ring = KeyRing.create({ current: { version: '1', key: randomBytes(32) } });
     const clock = new FakeClock('2026-03-01T10:00:00Z');
-    const jobs = new InMemoryJobStore();
+    const jobs = withFaults(new TestJobStore());
     const results = new InMemoryResultStore();
     const publisher = new RecordingEventPublisher();
     const template = new TemplateConnector(behavior);
@@ -174,7 +176,7 @@ describe(RunJobHandler.name, () => {
   });
 
   it('writes progress under its lease while the extraction runs', async () => {
-    const seen: { store?: InMemoryJobStore } = {};
+    const seen: { store?: TestJobStore } = {};
     const { sut, jobs } = setup(
       {
         rows: ROWS,
@@ -405,7 +407,7 @@ describe(RunJobHandler.name, () => {
       const world = setup({ rows: ROWS, queryErr: new Error('query failed') });
       const jobId = randomUUID();
       world.jobs.add(jobId, 'pending', { metadata: bulky });
-      world.jobs.refuseTerminal = tooLarge;
+      world.jobs.faults.failWhen('writeTerminal', (_id, _guard, write) => tooLarge(write), () => new TerminalWriteRefused());
       expect(await world.sut.execute(message(jobId))).toEqual({ kind: 'refused', reason: 'terminal_write_refused' });
       expect(world.jobs.jobs.get(jobId)).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error: bare }) });
       expect(world.jobs.jobs.get(jobId)?.lease).toBeUndefined();
@@ -417,7 +419,7 @@ describe(RunJobHandler.name, () => {
       const world = setup();
       const jobId = randomUUID();
       world.jobs.add(jobId, 'pending', { metadata: bulky });
-      world.jobs.refuseTerminal = tooLarge;
+      world.jobs.faults.failWhen('writeTerminal', (_id, _guard, write) => tooLarge(write), () => new TerminalWriteRefused());
       expect(await world.sut.execute(message(jobId))).toEqual({ kind: 'refused', reason: 'terminal_write_refused' });
       expect(world.jobs.jobs.get(jobId)).toMatchObject({ status: 'failed', metadata: expect.objectContaining({ error: bare }) });
       expect(world.publisher.ids()).toEqual([`fetcher.job.failed.${jobId}`]);
@@ -427,7 +429,7 @@ describe(RunJobHandler.name, () => {
       const world = setup({ rows: ROWS, queryErr: new Error('query failed') });
       const jobId = randomUUID();
       world.jobs.add(jobId);
-      world.jobs.refuseTerminal = () => true;
+      world.jobs.faults.failAlways('writeTerminal', () => new TerminalWriteRefused());
       expect(await world.sut.execute(message(jobId))).toEqual({ kind: 'refused', reason: 'terminal_write' });
       expect(world.jobs.jobs.get(jobId)?.status).toBe('processing');
     });

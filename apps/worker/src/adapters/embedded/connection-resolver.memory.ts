@@ -1,17 +1,23 @@
 import type { ConnectionDescriptor, ConnectionSecrets } from '@fetcher/engine';
 import type { KeyRing } from '@fetcher/platform';
-import type { StoredConnection } from '@fetcher/manager';
-import { type ConnectionResolver, type InternalDatasource, type ResolvedConnection, resolvedConnection, resolvedInternal } from '@fetcher/worker';
-import type { MemoryConnectionRepository } from './connection-repository.memory';
+import type { StoredConnection } from '@fetcher/contracts';
+import type { InternalDatasource } from '../../config/worker.config';
+import type { ConnectionResolver, ResolvedConnection } from '../../ports/connection-resolver.port';
+import { resolvedConnection, resolvedInternal } from '../../jobs/resolved-connections';
+
+/** The live stored connections, as the embedded Manager's connection repository holds them in the same process. */
+export interface LiveConnections {
+  live(): StoredConnection[];
+}
 
 /**
- * The Worker's connection resolver over the standalone connection repository: internal datasources
- * first, then live stored connections, whose secrets are decrypted with the key ring entry named by
- * the record's key version. Plaintext exists only in the returned objects.
+ * The Worker's embedded connection resolver, over the connections the embedded Manager stores:
+ * internal datasources first, then live stored connections, whose secrets are decrypted with the key
+ * ring entry named by the record's key version. Plaintext exists only in the returned objects.
  */
 export class MemoryConnectionResolver implements ConnectionResolver {
   constructor(
-    private readonly connections: MemoryConnectionRepository,
+    private readonly connections: LiveConnections,
     private readonly ring: KeyRing,
     private readonly internal: readonly InternalDatasource[] = [],
   ) {}

@@ -3,7 +3,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, relative } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { ResultStore } from '@fetcher/worker';
+import type { ResultStore } from '../../ports/result-store.port';
 
 /** An object being written: its final name plus this suffix, renamed into place once complete. */
 const TEMPORARY = /\.tmp-[0-9a-f]{8}$/;

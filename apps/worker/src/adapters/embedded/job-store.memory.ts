@@ -1,21 +1,10 @@
-import {
-  awaitsEvent,
-  canAcquire,
-  guardAdmits,
-  holdsLease,
-  isAbandoned,
-  type JobLease,
-  type JobProgress,
-  type JobRecord,
-  jobRecordOf,
-  type JobStore,
-  type TerminalGuard,
-  type TerminalWrite,
-} from '@fetcher/worker';
-import type { JobTable } from './job-table';
+import type { JobTable } from '@fetcher/contracts';
+import type { JobLease, JobProgress, JobRecord, JobStore, TerminalGuard, TerminalWrite } from '../../ports/job-store.port';
+import { awaitsEvent, canAcquire, guardAdmits, holdsLease, isAbandoned, jobRecordOf } from '../../ports/job-store.rules';
 
 /**
- * The Worker's job store over the standalone job table, with the conditional semantics of the
+ * The Worker's embedded job store, over the job table it shares with the embedded Manager, with the
+ * conditional semantics of the
  * MongoDB adapter: every check and change happens in one synchronous step, then is written down
  * before the call resolves.
  */

@@ -1,5 +1,6 @@
 import type { ActiveExecutionChecker, TenantContext } from '@fetcher/engine';
-import { isActive, type JobTable } from './job-table';
+import type { JobTable } from '@fetcher/contracts';
+import { isActive } from '../../jobs/job';
 
 /** True while a pending or processing job maps fields of the config name (the PATCH/DELETE gate). */
 export class MemoryActiveExecutionChecker implements ActiveExecutionChecker {

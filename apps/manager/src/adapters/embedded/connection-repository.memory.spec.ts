@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KeyRing } from '@fetcher/platform';
-import { AppError, type StoredConnection } from '@fetcher/manager';
+import { AppError } from '../../errors/app-error';
+import type { StoredConnection } from '../../ports/connection-repository.port';
 import { MemoryConnectionRepository } from './connection-repository.memory';
-import { MemoryConnectionResolver } from './connection-resolver.memory';
 
 const tenant = { tenantId: 'default' };
 const ring = KeyRing.create({ current: { version: '1', key: randomBytes(32) } });
@@ -58,24 +58,11 @@ describe(MemoryConnectionRepository.name, () => {
     expect(await sut.assignProduct(tenant, aConnection(4).id, 'other', new Date())).toBeUndefined();
   });
 
-  it('keeps connections across a reopen, and the Worker resolves them with decrypted secrets', async () => {
+  it('keeps connections across a reopen', async () => {
     const stored = aConnection(1);
     await sut.insert(tenant, stored);
     const reopened = await MemoryConnectionRepository.open(join(dir, 'connections'));
     expect(await reopened.findLiveByName(tenant, 'db1')).toEqual(stored);
-    const [resolved] = await new MemoryConnectionResolver(reopened, ring).resolve(['db1', 'unknown']);
-    expect(resolved?.descriptor).toMatchObject({ configName: 'db1', host: '127.0.0.1', port: 5432 });
-    expect(resolved?.descriptor.secrets?.password).toBe('secret-1');
-    expect(JSON.stringify(resolved?.descriptor)).not.toContain('secret-1');
-    expect(resolved?.secretValues).toEqual(['secret-1']);
-  });
-
-  it('resolves an internal datasource before a stored connection of the same name', async () => {
-    await sut.insert(tenant, aConnection(1));
-    const internal = { configName: 'db1', type: 'POSTGRESQL', host: 'db.internal', port: 5433, databaseName: 'ops', userName: 'ops', password: 'ops-secret', metadata: { team: 'ops' } };
-    const [resolved, ...rest] = await new MemoryConnectionResolver(sut, ring, [internal]).resolve(['db1']);
-    expect(rest).toEqual([]);
-    expect(resolved).toMatchObject({ internal: true, secretValues: ['ops-secret'], descriptor: { configName: 'db1', host: 'db.internal', port: 5433, hostAttributes: { internal: true, metadata: { team: 'ops' } } } });
-    expect(resolved?.descriptor.secrets?.password).toBe('ops-secret');
+    expect(reopened.live()).toEqual([stored]);
   });
 });

@@ -1,6 +1,7 @@
 import type { TenantContext } from '@fetcher/engine';
-import { type ConnectionListFilter, type ConnectionListQuery, type ConnectionRepository, Errors, type StoredConnection } from '@fetcher/manager';
-import { RecordDirectory } from '../../persistence/record-directory';
+import { RecordDirectory, type RecordSink, volatileRecords } from '@fetcher/platform';
+import { Errors } from '../../errors/catalogue';
+import type { ConnectionListFilter, ConnectionListQuery, ConnectionRepository, StoredConnection } from '../../ports/connection-repository.port';
 
 /** A stored connection plus its soft-delete stamp, as the file under `<dataDir>/connections/` holds it. */
 export interface ConnectionRecord extends StoredConnection {
@@ -8,20 +9,25 @@ export interface ConnectionRecord extends StoredConnection {
 }
 
 /**
- * The Manager's connection repository in memory, each change written to
- * `<dataDir>/connections/<id>.json` before the call resolves. Secrets stay encrypted exactly as the
+ * The Manager's embedded connection repository: in memory, and when opened on a directory each
+ * change is written to `<dir>/<id>.json` before the call resolves. Secrets stay encrypted exactly as the
  * Manager hands them over. Checks and changes run synchronously, so the config-name rule holds
  * under concurrent requests as the unique index makes it hold in MongoDB.
  */
 export class MemoryConnectionRepository implements ConnectionRepository {
   private constructor(
     private readonly records: Map<string, ConnectionRecord>,
-    private readonly directory: RecordDirectory<ConnectionRecord>,
+    private readonly directory: RecordSink<ConnectionRecord>,
   ) {}
 
   static async open(dir: string): Promise<MemoryConnectionRepository> {
     const { directory, records } = await RecordDirectory.open<ConnectionRecord>(dir);
     return new MemoryConnectionRepository(records, directory);
+  }
+
+  /** A repository that writes nothing down: the specs' connection store, with the same rules. */
+  static inMemory(): MemoryConnectionRepository {
+    return new MemoryConnectionRepository(new Map(), volatileRecords<ConnectionRecord>());
   }
 
   /** Every live connection, for the Worker's resolver and the active-job checks. */
@@ -48,6 +54,9 @@ export class MemoryConnectionRepository implements ConnectionRepository {
   async replace(_tenant: TenantContext, connection: StoredConnection): Promise<boolean> {
     const record = this.records.get(connection.id);
     if (!record || record.deletedAt !== null) return false;
+    // A rename onto another live connection's name is refused, as the unique index refuses it in MongoDB.
+    const holder = this.#liveByName(connection.configName);
+    if (holder && holder.id !== connection.id) throw Errors.connectionConflict();
     this.records.set(connection.id, { ...structuredClone(connection), deletedAt: null });
     await this.#persist(connection.id);
     return true;

@@ -1,8 +1,8 @@
 import { appendFile } from 'node:fs/promises';
-import type { EventPublisher, OutgoingEvent } from '@fetcher/worker';
+import type { EventPublisher, OutgoingEvent } from '../../ports/event-publisher.port';
 
 /**
- * Job events of the standalone service, appended as JSON lines to `<dataDir>/events.jsonl`: one line
+ * Job events of the embedded Worker (the standalone service), appended as JSON lines to `<dataDir>/events.jsonl`: one line
  * per emission, with the routing key, the headers (CloudEvents attributes and signature, byte values
  * as text) and the body. A repeated emission (the repairer) appears again with the same `ce-id`,
  * as a subscriber of the events exchange would see it.

@@ -1,12 +1,13 @@
 import type { TenantContext } from '@fetcher/engine';
-import type { CreateOutcome, DispatchClaim, InsertOutcome, Job, JobRepository, StaleClaim, StaleJob } from '@fetcher/manager';
-import { isActive, type JobTable, type StoredJob } from './job-table';
+import type { JobTable, StoredJob } from '@fetcher/contracts';
+import { isActive, type Job } from '../../jobs/job';
+import type { CreateOutcome, DispatchClaim, InsertOutcome, JobRepository, StaleClaim, StaleJob } from '../../ports/job-repository.port';
 
 /** The Worker's outbox marker lives in `metadata`, as in MongoDB; the Manager never shows it. */
 const OUTBOX_KEYS = new Set(['terminalEventPending', 'terminalEventStatus', 'terminalEventPayload']);
 
 /**
- * The Manager's job repository over the standalone job table. Single-tenant: the tenant context
+ * The Manager's embedded job repository, over the job table it shares with the embedded Worker. Single-tenant: the tenant context
  * names no separate namespace. The active-hash rule is checked and applied in one synchronous step,
  * which is what the unique partial index guarantees in MongoDB.
  */

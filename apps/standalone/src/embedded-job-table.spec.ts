@@ -1,11 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Job } from '@fetcher/manager';
-import { MemoryActiveExecutionChecker } from './active-execution-checker.memory';
-import { MemoryJobRepository } from './job-repository.memory';
-import { MemoryJobStore } from './job-store.memory';
-import { JobTable } from './job-table';
+import { JobTable } from '@fetcher/contracts';
+import { type Job, MemoryActiveExecutionChecker, MemoryJobRepository } from '@fetcher/manager';
+import { MemoryJobStore } from '@fetcher/worker';
 
 const tenant = { tenantId: 'default' };
 const T0 = new Date('2026-01-01T00:00:00.000Z');

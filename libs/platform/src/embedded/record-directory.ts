@@ -4,6 +4,22 @@ import { join } from 'node:path';
 import { decodeRecord, encodeRecord } from './json-codec';
 
 const SUFFIX = '.json';
+
+/**
+ * Where an embedded store writes its records down. `RecordDirectory` keeps them in files; a store
+ * opened with `volatileRecords()` keeps them in memory only (the specs' fake of the same adapter).
+ */
+export interface RecordSink<T> {
+  /** Stores what `current()` answers when this write's turn comes; `undefined` removes the record. */
+  save(id: string, current: () => T | undefined): Promise<void>;
+  /** Resolves when every write started so far has finished. */
+  flush(): Promise<void>;
+}
+
+/** A sink that keeps nothing: the store's in-memory state is all there is. */
+export function volatileRecords<T>(): RecordSink<T> {
+  return { save: () => Promise.resolve(), flush: () => Promise.resolve() };
+}
 const SAFE_ID = /^[A-Za-z0-9_.-]+$/;
 
 /**
@@ -14,7 +30,7 @@ const SAFE_ID = /^[A-Za-z0-9_.-]+$/;
  * the store holds when its turn comes. A write resolves once the rename is done: a process killed
  * after that keeps it.
  */
-export class RecordDirectory<T> {
+export class RecordDirectory<T> implements RecordSink<T> {
   readonly #chains = new Map<string, Promise<void>>();
 
   private constructor(readonly dir: string) {}

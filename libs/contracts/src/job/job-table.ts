@@ -1,18 +1,22 @@
-import type { Job, JobStatus } from '@fetcher/manager';
-import type { JobLease, JobProgress } from '@fetcher/worker';
-import { RecordDirectory } from '../../persistence/record-directory';
+import type { MappedFields } from '@fetcher/engine';
+import { RecordDirectory, type RecordSink, volatileRecords } from '@fetcher/platform';
+import type { JobLease, JobProgress } from './job-document';
+import type { JobFilters } from './job-request';
+
+/** The statuses both services give a job (each app names them in its own type, with these values). */
+export type StoredJobStatus = 'pending' | 'processing' | 'completed' | 'failed';
 
 /**
- * One job as the standalone service keeps it: the Manager's view plus what the Worker adds (the
+ * One job as an embedded store keeps it: the Manager's view plus what the Worker adds (the
  * lease, the outbox marker in `metadata`, progress). Both apps' ports work on this one record, as
  * they share one collection in production. `status`, `resultPath` and `resultHmac` are top-level
  * fields of the file: the CLI reads them.
  */
 export interface StoredJob {
   readonly id: string;
-  status: JobStatus;
-  readonly mappedFields: Job['mappedFields'];
-  readonly filters?: Job['filters'];
+  status: StoredJobStatus;
+  readonly mappedFields: MappedFields;
+  readonly filters?: JobFilters;
   metadata: Record<string, unknown>;
   readonly requestHash: string;
   readonly createdAt: Date;
@@ -29,19 +33,26 @@ export interface StoredJob {
 }
 
 /**
- * The job collection in memory, each change written to `<dataDir>/jobs/<id>.json` before the call
- * that made it resolves. Checks and changes run synchronously, so every method is atomic with
- * respect to the others, as a single-document update is in MongoDB.
+ * The job collection in memory, the one the Manager's embedded JobRepository and the Worker's
+ * embedded JobStore share in one process, as they share one collection in production. Opened on a
+ * directory, each change is written to `<dir>/<id>.json` before the call that made it resolves.
+ * Checks and changes run synchronously, so every method is atomic with respect to the others, as a
+ * single-document update is in MongoDB.
  */
 export class JobTable {
   private constructor(
     readonly jobs: Map<string, StoredJob>,
-    private readonly directory: RecordDirectory<StoredJob>,
+    private readonly directory: RecordSink<StoredJob>,
   ) {}
 
   static async open(dir: string): Promise<JobTable> {
     const { directory, records } = await RecordDirectory.open<StoredJob>(dir);
     return new JobTable(records, directory);
+  }
+
+  /** A table that writes nothing down: the specs' job collection, with the same rules. */
+  static inMemory(): JobTable {
+    return new JobTable(new Map(), volatileRecords<StoredJob>());
   }
 
   get(id: string): StoredJob | undefined {
@@ -67,5 +78,3 @@ export class JobTable {
     return this.directory.flush();
   }
 }
-
-export const isActive = (status: JobStatus): boolean => status === 'pending' || status === 'processing';

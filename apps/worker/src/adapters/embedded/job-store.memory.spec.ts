@@ -1,0 +1,38 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { JobTable } from '@fetcher/contracts';
+import { jobStoreContract, type SeededJob } from '../../testing/job-store.contract';
+import { MemoryJobStore } from './job-store.memory';
+
+/** The job as the embedded Manager's repository would have stored it. */
+const seeder = (table: JobTable) => async (job: SeededJob) =>
+  table.add({
+    ...job,
+    mappedFields: { crm: { users: ['id'] } },
+    metadata: { source: 'reporter' },
+    requestHash: `hash-${job.id}`,
+    completedAt: null,
+    dispatchedAt: job.createdAt,
+    dispatchAttempts: 1,
+    dispatchLockUntil: null,
+  });
+
+describe(MemoryJobStore.name, () => {
+  describe('on a data directory (the standalone service)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'fetcher-job-store-contract-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    jobStoreContract(async () => {
+      const table = await JobTable.open(join(dir, 'jobs'));
+      return { store: new MemoryJobStore(table), seed: seeder(table) };
+    });
+  });
+
+  describe("in memory only (the unit specs' fake)", () => {
+    jobStoreContract(() => {
+      const table = JobTable.inMemory();
+      return { store: new MemoryJobStore(table), seed: seeder(table) };
+    });
+  });
+});

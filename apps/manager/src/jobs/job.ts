@@ -2,7 +2,7 @@ import type { MappedFields } from '@fetcher/engine';
 import type { JobFilters, JobProgress } from '@fetcher/contracts';
 
 /** The job as the Manager sees it: the request it was created from plus its lifecycle fields. */
-export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed';
+export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'canceled';
 
 export type { JobFilters, JobProgress };
 

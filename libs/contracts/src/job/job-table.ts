@@ -4,7 +4,7 @@ import type { JobLease, JobProgress } from './job-document';
 import type { JobFilters } from './job-request';
 
 /** The statuses both services give a job (each app names them in its own type, with these values). */
-export type StoredJobStatus = 'pending' | 'processing' | 'completed' | 'failed';
+export type StoredJobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'canceled';
 
 /**
  * One job as an embedded store keeps it: the Manager's view plus what the Worker adds (the
@@ -30,6 +30,8 @@ export interface StoredJob {
   redispatches?: number;
   lease?: JobLease;
   progress?: JobProgress;
+  /** Set when a cancel is asked for a processing job; the Worker holding its lease reads it on renewal. */
+  cancelRequestedAt?: Date;
 }
 
 /**

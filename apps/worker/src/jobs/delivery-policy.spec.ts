@@ -27,6 +27,9 @@ describe(decideDelivery.name, () => {
     ['pending flag not exactly true', job('completed', { metadata: { ...pendingEvent('completed', '{"e":1}'), terminalEventPending: 'true' } }), { kind: 'already-ended' }],
     ['completed', job('completed'), { kind: 'already-ended' }],
     ['failed', job('failed'), { kind: 'already-ended' }],
+    // Canceled while pending (by the Manager): a later delivery is acked without running the job.
+    ['canceled', job('canceled'), { kind: 'already-ended' }],
+    ['canceled, event pending', job('canceled', { metadata: pendingEvent('canceled', '{"e":3}') }), { kind: 'resend-event', status: 'canceled', payload: '{"e":3}' }],
     ['pending', job('pending'), { kind: 'acquire', takeover: false }],
     ['pending with a stale lease', job('pending', { lease: lease('other', 60_000) }), { kind: 'acquire', takeover: false }],
     ['processing, live lease of another Worker', job('processing', { lease: lease('other', 1) }), { kind: 'running', ownLease: false }],
@@ -48,6 +51,7 @@ describe(watchStep.name, () => {
     ['the job is gone', undefined, NOW, 'stop'],
     ['the job completed', job('completed'), NOW, 'stop'],
     ['the job failed', job('failed'), NOW, 'stop'],
+    ['the job was canceled', job('canceled'), NOW, 'stop'],
     ['the job is pending again', job('pending'), NOW, 'take-over'],
     ['processing without a lease', job('processing'), NOW, 'take-over'],
     ['the lease ran out', job('processing', { lease: lease('other', -1) }), NOW, 'take-over'],

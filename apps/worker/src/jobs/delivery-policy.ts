@@ -1,4 +1,4 @@
-import type { JobRecord, TerminalStatus } from '../ports/job-store.port';
+import { isTerminalStatus, type JobRecord, type TerminalStatus } from '../ports/job-store.port';
 
 /** What a delivery of a job means, given the job as stored now. */
 export type DeliveryDecision =
@@ -8,7 +8,7 @@ export type DeliveryDecision =
   | { readonly kind: 'resend-event'; readonly status: TerminalStatus; readonly payload: string }
   /** The job ended and says its event is pending, but the stored event does not match it: not sent. */
   | { readonly kind: 'inconsistent-event' }
-  /** The job ended: a duplicate delivery. */
+  /** The job ended (a canceled job, too, even one nobody started): the delivery is acked without running it. */
   | { readonly kind: 'already-ended' }
   /** A live lease: the job is running, here (`ownLease`) or on another Worker. */
   | { readonly kind: 'running'; readonly ownLease: boolean }
@@ -29,7 +29,7 @@ export interface ObservedJob {
 export function decideDelivery({ job, now, leaseOwner }: ObservedJob): DeliveryDecision {
   if (!job) return { kind: 'not-found' };
   if (job.metadata.terminalEventPending === true) return storedEvent(job);
-  if (job.status === 'completed' || job.status === 'failed') return { kind: 'already-ended' };
+  if (isTerminalStatus(job.status)) return { kind: 'already-ended' };
   if (job.status === 'processing' && job.lease && job.lease.expiresAt >= now) return { kind: 'running', ownLease: job.lease.owner === leaseOwner };
   return { kind: 'acquire', takeover: job.status === 'processing' };
 }
@@ -38,10 +38,10 @@ export function decideDelivery({ job, now, leaseOwner }: ObservedJob): DeliveryD
 function storedEvent(job: JobRecord): DeliveryDecision {
   const status = job.metadata.terminalEventStatus;
   const payload = job.metadata.terminalEventPayload;
-  if ((status !== 'completed' && status !== 'failed') || status !== job.status || typeof payload !== 'string' || payload === '') {
+  if (status !== job.status || !isTerminalStatus(job.status) || typeof payload !== 'string' || payload === '') {
     return { kind: 'inconsistent-event' };
   }
-  return { kind: 'resend-event', status, payload };
+  return { kind: 'resend-event', status: job.status, payload };
 }
 
 /** What a watch of another Worker's lease does after a wake. */
@@ -52,7 +52,7 @@ export type WatchStep = 'stop' | 'take-over' | 'keep-watching';
  * Worker has it); take over once nobody holds a live lease; otherwise look again later.
  */
 export function watchStep(job: JobRecord | undefined, now: Date, giveUpAt: Date): WatchStep {
-  if (!job || job.status === 'completed' || job.status === 'failed') return 'stop';
+  if (!job || isTerminalStatus(job.status)) return 'stop';
   if (job.status === 'pending' || !job.lease || job.lease.expiresAt < now) return 'take-over';
   return now > giveUpAt ? 'stop' : 'keep-watching';
 }

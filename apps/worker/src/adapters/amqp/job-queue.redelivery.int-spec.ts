@@ -16,6 +16,7 @@ import { TerminalEventRepairer } from '../../jobs/background/terminal-event-repa
 import type { FailPendingJobCommand } from '../../jobs/commands/fail-pending-job.command';
 import { FailPendingJobHandler, FUTURE_MESSAGE_ERROR } from '../../jobs/commands/fail-pending-job.handler';
 import { RunJobCommand } from '../../jobs/commands/run-job.command';
+import { JobCancelRegistry } from '../../jobs/cancel/job-cancel-registry';
 import { RunJobHandler } from '../../jobs/commands/run-job.handler';
 import { JobOutbox } from '../../jobs/job-outbox';
 import { JobRequestedController } from '../../jobs/job-requested.controller';
@@ -112,7 +113,7 @@ describe('Worker redelivery against a real RabbitMQ and the MongoDB test server'
     const resolver = new StaticConnectionResolver([
       { descriptor: { configName: 'crm', type: 'memory', host: 'h', port: 1, databaseName: 'crm', userName: 'u' }, internal: false, secretValues: [], productName: 'it' },
     ]);
-    const run = new RunJobHandler(store, resolver, new InMemoryResultStore(), registry, settings, clock, outbox, metrics);
+    const run = new RunJobHandler(store, resolver, new InMemoryResultStore(), registry, settings, clock, outbox, metrics, new JobCancelRegistry());
     const fail = new FailPendingJobHandler(store, clock, outbox);
     repairer = new TerminalEventRepairer(store, outbox);
     const commands = {

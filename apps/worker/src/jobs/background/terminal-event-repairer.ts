@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { JOB_STORE, type JobStore } from '../../ports/job-store.port';
+import { isTerminalStatus, JOB_STORE, type JobStore } from '../../ports/job-store.port';
 import { JobOutbox } from '../job-outbox';
 
 export const REPAIR_BATCH = 25;
@@ -22,9 +22,9 @@ export class TerminalEventRepairer {
     let sent = 0;
     try {
       for (const job of await this.jobs.pendingEvents(REPAIR_BATCH)) {
-        const status = job.metadata.terminalEventStatus;
+        const { status } = job;
         const payload = job.metadata.terminalEventPayload;
-        if ((status !== 'completed' && status !== 'failed') || status !== job.status || typeof payload !== 'string' || payload === '') {
+        if (!isTerminalStatus(status) || job.metadata.terminalEventStatus !== status || typeof payload !== 'string' || payload === '') {
           this.#log.error(`job ${job.id}: stored terminal event is inconsistent; not sent`);
           continue;
         }

@@ -22,6 +22,7 @@ import type { JobSettings } from '../job-settings';
 import { MessageVerifier } from '../message-verifier';
 import type { RetryPolicy } from '../redelivery';
 import { RunJobCommand } from './run-job.command';
+import { JobCancelRegistry } from '../cancel/job-cancel-registry';
 import { RunJobHandler } from './run-job.handler';
 
 const ROWS = { users: [{ id: 1n, name: 'Ada' }, { id: 2n, name: 'Grace' }], invoices: [{ id: 7n, total: '99.00' }] };
@@ -69,8 +70,9 @@ describe(RunJobHandler.name, () => {
     };
     const metrics = new WorkerMetrics(new Registry());
     const outbox = new JobOutbox(jobs, publisher, settings, clock);
-    const sut = new RunJobHandler(jobs, resolver, results, registry, settings, clock, outbox, metrics);
-    return { sut, jobs, results, publisher, template, factory, resolver, ring, clock, metrics, sleeps, sleeper, settings };
+    const cancels = new JobCancelRegistry();
+    const sut = new RunJobHandler(jobs, resolver, results, registry, settings, clock, outbox, metrics, cancels);
+    return { sut, cancels, jobs, results, publisher, template, factory, resolver, ring, clock, metrics, sleeps, sleeper, settings };
   };
 
   /** These deliveries never fail on infrastructure, so no retry is ever due. */
@@ -483,4 +485,68 @@ describe(RunJobHandler.name, () => {
     expect(existsSync(spoolDir)).toBe(true);
   });
 
+
+  describe('cancel', () => {
+    const ASKED = new Date('2026-03-01T09:59:58Z');
+
+    it('acks the delivery of a job canceled while pending, without running it', async () => {
+      const { sut, jobs, publisher, factory } = setup();
+      const jobId = randomUUID();
+      jobs.add(jobId, 'canceled');
+      expect(await sut.execute(message(jobId))).toEqual({ kind: 'handled' });
+      expect(factory.buildCount).toBe(0);
+      expect(jobs.terminalWrites).toEqual([]);
+      expect(publisher.published).toEqual([]);
+    });
+
+    it('stops a running extraction: connections closed, no object, no spool file, canceled under the lease with its progress and event', async () => {
+      const jobId = randomUUID();
+      // The cancel arrives while the query runs (the cursor is open), as a control message would.
+      const world: ReturnType<typeof setup> = setup({ rows: ROWS, afterQuery: () => void world.cancels.request(jobId, ASKED) });
+      const { sut, jobs, results, publisher, template, metrics, clock } = world;
+      jobs.add(jobId);
+      expect(await sut.execute(message(jobId))).toEqual({ kind: 'handled' });
+
+      expect(jobs.terminalWrites).toHaveLength(1);
+      expect(jobs.terminalWrites[0].write).toMatchObject({ status: 'canceled', progress: { tablesDone: 0, rowsSoFar: 0 } });
+      expect(jobs.jobs.get(jobId)).toMatchObject({ status: 'canceled' });
+      expect(jobs.jobs.get(jobId)?.lease).toBeUndefined();
+      expect(results.objects.size).toBe(0);
+      expect(results.uploads.size).toBe(0);
+      expect(readdirSync(spoolDir)).toEqual([]);
+      expect(template.closeCount).toBeGreaterThan(0);
+      expect(publisher.ids()).toEqual([`fetcher.job.canceled.${jobId}`]);
+      expect(publisher.published[0].routingKey).toBe('job.canceled');
+      const payload = JSON.parse(publisher.published[0].body.toString());
+      expect(payload).toMatchObject({ jobId, status: 'canceled', metadata: { source: 'reporter' }, progress: { tablesDone: 0, rowsSoFar: 0 } });
+      expect(payload.canceledAt).toBe(clock.now().toISOString());
+      expect((await metrics.jobsCanceled.get()).values[0].value).toBe(1);
+      expect((await metrics.cancelLatency.get()).values.find((v) => v.metricName === 'fetcher_worker_cancel_latency_seconds_count')?.value).toBe(1);
+    });
+
+    it('ignores a cancel that arrives after the commit point: the job completes, one terminal state, one event', async () => {
+      const { sut, jobs, cancels, publisher, results } = setup();
+      const jobId = randomUUID();
+      jobs.add(jobId);
+      const write = jobs.writeTerminal.bind(jobs);
+      jobs.writeTerminal = (id, guard, w) => {
+        cancels.request(id, ASKED); // the object is stored; the terminal write is under way
+        return write(id, guard, w);
+      };
+      expect(await sut.execute(message(jobId))).toEqual({ kind: 'handled' });
+      expect(jobs.terminalWrites.map((t) => t.write.status)).toEqual(['completed']);
+      expect(publisher.ids()).toEqual([`fetcher.job.completed.${jobId}`]);
+      expect(results.objects.size).toBe(1);
+    });
+
+    it('takes over a job whose owner died after a cancel was asked, and records canceled without running it', async () => {
+      const { sut, jobs, publisher, factory, clock } = setup();
+      const jobId = randomUUID();
+      jobs.add(jobId, 'processing', { lease: { token: 'old', owner: 'dead', expiresAt: new Date(clock.now().getTime() - 1) }, cancelRequestedAt: ASKED });
+      expect(await sut.execute(message(jobId))).toEqual({ kind: 'handled' });
+      expect(factory.buildCount).toBe(0);
+      expect(jobs.terminalWrites.map((t) => t.write.status)).toEqual(['canceled']);
+      expect(publisher.ids()).toEqual([`fetcher.job.canceled.${jobId}`]);
+    });
+  });
 });

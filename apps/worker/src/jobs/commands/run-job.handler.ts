@@ -8,6 +8,7 @@ import { CLOCK, type Clock } from '../../ports/clock.port';
 import { CONNECTION_RESOLVER, type ConnectionResolver } from '../../ports/connection-resolver.port';
 import { JOB_STORE, type JobLease, type JobStore } from '../../ports/job-store.port';
 import { RESULT_STORE, type ResultStore } from '../../ports/result-store.port';
+import { JobCancelRegistry } from '../cancel/job-cancel-registry';
 import { HANDLED, type JobOutcome, refused } from '../delivery-outcome';
 import { decideDelivery, watchStep } from '../delivery-policy';
 import { failureText } from '../error-text';
@@ -44,10 +45,11 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand>, BeforeAppl
     @Inject(CLOCK) private readonly clock: Clock,
     outbox: JobOutbox,
     private readonly metrics: WorkerMetrics,
+    cancels: JobCancelRegistry,
     @Optional() @Inject(TELEMETRY) telemetry: Telemetry | null = null,
   ) {
     this.#terminals = new JobTerminals(jobs, clock, outbox, metrics, this.#log);
-    this.#run = new JobRun({ jobs, resolver, results, registry, settings, clock, terminals: this.#terminals, telemetry, log: this.#log });
+    this.#run = new JobRun({ jobs, resolver, results, registry, settings, clock, terminals: this.#terminals, cancels, metrics, telemetry, log: this.#log });
   }
 
   async execute({ delivery }: RunJobCommand): Promise<JobOutcome> {

@@ -49,6 +49,16 @@ describe(TerminalEventRepairer.name, () => {
   });
 });
 
+describe(TerminalEventRepairer.name + ' with canceled jobs', () => {
+  it('sends the stored job.canceled event of a canceled job', async () => {
+    const { jobs, publisher, outbox } = setup();
+    jobs.add('c', 'canceled', { metadata: { terminalEventPending: true, terminalEventStatus: 'canceled', terminalEventPayload: '{"jobId":"c"}' } });
+    expect(await new TerminalEventRepairer(jobs, outbox).runOnce()).toBe(1);
+    expect(publisher.ids()).toEqual(['fetcher.job.canceled.c']);
+    expect(publisher.published[0].routingKey).toBe('job.canceled');
+  });
+});
+
 describe(LeaseReaper.name, () => {
   it('fails jobs whose lease expired more than a TTL ago, emits job.failed and counts them', async () => {
     const { clock, jobs, publisher, outbox, metrics, settings } = setup();
@@ -60,6 +70,18 @@ describe(LeaseReaper.name, () => {
     expect(jobs.jobs.get('recent')?.status).toBe('processing');
     expect(publisher.ids()).toEqual(['fetcher.job.failed.gone']);
     expect((await metrics.leaseReaped.get()).values[0].value).toBe(1);
+  });
+
+  it('ends a job asked to cancel as canceled, not failed, with the progress its dead worker wrote', async () => {
+    const { clock, jobs, publisher, outbox, metrics, settings } = setup();
+    const progress = { tablesDone: 1, rowsSoFar: 4_000, updatedAt: new Date(clock.now().getTime() - 70_000) };
+    jobs.add('killed', 'processing', { lease: { token: 't', owner: 'w', expiresAt: new Date(clock.now().getTime() - 61_000) }, cancelRequestedAt: progress.updatedAt, progress });
+    expect(await new LeaseReaper(jobs, settings, clock, outbox, metrics).runOnce()).toBe(1);
+    expect(jobs.jobs.get('killed')).toMatchObject({ status: 'canceled', progress: { tablesDone: 1, rowsSoFar: 4_000 } });
+    expect(jobs.jobs.get('killed')?.metadata.error).toBeUndefined();
+    expect(publisher.ids()).toEqual(['fetcher.job.canceled.killed']);
+    expect(JSON.parse(publisher.published[0].body.toString())).toMatchObject({ status: 'canceled', progress: { tablesDone: 1, rowsSoFar: 4_000 } });
+    expect((await metrics.jobsCanceled.get()).values[0].value).toBe(1);
   });
 
   it('ends a job whose failure write the database refuses as written, with a bare record', async () => {

@@ -1,7 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { WorkerMetrics } from '../../metrics/worker-metrics';
 import { CLOCK, type Clock } from '../../ports/clock.port';
-import { JOB_STORE, type JobRecord, type JobStore } from '../../ports/job-store.port';
+import { canceledEventPayload } from '@fetcher/contracts';
+import { JOB_STORE, type JobRecord, type JobStore, type TerminalWrite } from '../../ports/job-store.port';
 import { failedPayload, requestMetadata } from '../job-events';
 import { JobOutbox } from '../job-outbox';
 import { writeTerminalOrBare } from '../terminal-write';
@@ -14,7 +15,8 @@ const LEASELESS_AGE_MS = 15 * 60_000;
 /**
  * Fails jobs whose worker is gone and whose message will not come back (the lease expired more than
  * one TTL ago and nobody took it over). The write is conditional on the lease it observed, so a
- * worker that renews or takes over meanwhile wins.
+ * worker that renews or takes over meanwhile wins. A job asked to cancel ends `canceled` instead,
+ * with the last progress its worker wrote: the cancel was what was asked, the death is incidental.
  */
 @Injectable()
 export class LeaseReaper {
@@ -51,17 +53,29 @@ export class LeaseReaper {
 
   async #reap(job: JobRecord): Promise<boolean> {
     const metadata = requestMetadata(job.metadata);
-    const payload = failedPayload(job.id, metadata, REAPED_ERROR);
-    const written = await writeTerminalOrBare(this.jobs, job.id, { kind: 'observed', token: job.lease?.token }, {
-      status: 'failed',
-      completedAt: this.clock.now(),
-      error: REAPED_ERROR,
-      eventPayload: payload,
-    }, metadata);
+    const now = this.clock.now();
+    const written = await writeTerminalOrBare(this.jobs, job.id, { kind: 'observed', token: job.lease?.token }, terminalOf(job, metadata, now), metadata);
     if (!written) return false;
+    const { status } = written.write;
     this.metrics.leaseReaped.inc();
-    this.metrics.jobs.inc({ status: 'failed' });
-    await this.outbox.emit(job.id, 'failed', written.write.eventPayload).catch(() => this.#log.warn(`job ${job.id}: reaped, event left to the repairer`));
+    this.metrics.jobs.inc({ status });
+    if (status === 'canceled') this.metrics.jobsCanceled.inc();
+    await this.outbox.emit(job.id, status, written.write.eventPayload).catch(() => this.#log.warn(`job ${job.id}: reaped, event left to the repairer`));
     return true;
   }
+}
+
+/** `canceled` with the last progress written for a job asked to cancel; otherwise the lease-expired failure. */
+function terminalOf(job: JobRecord, metadata: Readonly<Record<string, unknown>>, now: Date): TerminalWrite {
+  if (!job.cancelRequestedAt) return { status: 'failed', completedAt: now, error: REAPED_ERROR, eventPayload: failedPayload(job.id, metadata, REAPED_ERROR) };
+  const tablesDone = job.progress?.tablesDone ?? 0;
+  const rowsSoFar = job.progress?.rowsSoFar ?? 0;
+  // Its worker died, so when the run began is unknown: the duration counts from the job's creation.
+  const durationMs = job.createdAt ? Math.max(0, now.getTime() - job.createdAt.getTime()) : 0;
+  return {
+    status: 'canceled',
+    completedAt: now,
+    progress: { tablesDone, rowsSoFar, updatedAt: now },
+    eventPayload: canceledEventPayload(job.id, metadata, { tablesDone, rowsSoFar, durationMs }, now),
+  };
 }

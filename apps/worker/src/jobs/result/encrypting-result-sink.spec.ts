@@ -2,6 +2,7 @@ import { createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ResultStoreRefused } from '../../ports/result-store.port';
 import { InMemoryResultStore } from '../../testing/in-memory-result-store';
 import { EncryptingResultSink } from './encrypting-result-sink';
 
@@ -134,6 +135,24 @@ describe.each([
     expect(store.objects.size).toBe(0);
     expect(store.uploads.size).toBe(0);
     expect(store.aborted).toBe(1);
+    expect(existsSync(spoolPath)).toBe(false);
+  });
+
+  it('does not retry an abort the store refuses for good (a cancel must not wait out the backoff)', async () => {
+    const { store, sut, sleeps, spoolPath } = setup(4096);
+    let aborts = 0;
+    store.abortMultipart = () => {
+      aborts++;
+      return Promise.reject(new ResultStoreRefused());
+    };
+    const writer = await sut.openResultStream(tenant, {});
+    const data = plaintext(20_000);
+    for (let i = 0; i < data.length; i += 4096) await writer.write(data.subarray(i, i + 4096));
+    expect(store.calls[0]).toBe('createMultipart');
+    await writer.abort(undefined as never);
+    expect(aborts).toBe(1);
+    expect(sleeps).toEqual([]);
+    expect(store.objects.size).toBe(0);
     expect(existsSync(spoolPath)).toBe(false);
   });
 

@@ -2,7 +2,7 @@ import type { JobLease } from '@fetcher/contracts';
 
 /** What the Worker reads of a job document and the lease it holds on it (`lease` in the shared document codec). */
 export type { JobLease };
-export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed';
+export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'canceled';
 export type TerminalStatus = 'completed' | 'failed';
 
 export interface JobRecord {

@@ -180,6 +180,35 @@ export function filterOperatorText(path: string): string {
   return `filter operator is not supported: ${path}`;
 }
 
+/**
+ * Why an incremental request or run was refused (all `validation`). The text is
+ * "<reason>: <config>.<table>[.<field>]", built by `incrementalText`; the names are the caller's own.
+ */
+export const IncrementalText = Object.freeze({
+  invalid: 'incremental request is invalid',
+  notMapped: 'incremental table is not in mappedFields',
+  cursorNotFound: 'incremental cursor field not found in table schema',
+  tieBreakerNotFound: 'incremental tie-breaker field not found in table schema',
+  noTieBreaker: 'incremental table has no tie-breaker (name a unique tieBreaker or use a table with a single-column primary key)',
+  notOrderable: 'incremental field type cannot be ordered',
+  collationOrder: 'incremental text field is ordered by a collation, not by code point',
+  nullableCursor: 'incremental cursor field is nullable and nulls "first" was not chosen',
+  nullableTieBreaker: 'incremental tie-breaker field is nullable',
+  afterInvalid: 'incremental after does not match the column types',
+  limitInvalid: 'incremental limit must be a positive integer',
+  unsupported: 'datasource type does not support incremental extraction',
+  nullCursorValue: 'incremental cursor value is null and nulls "first" was not chosen',
+  nullTieBreakerValue: 'incremental tie-breaker value is null',
+  notUnique: 'incremental rows repeat a (cursor, tie-breaker) position: the tie-breaker is not unique',
+} as const);
+
+export type IncrementalRefusal = (typeof IncrementalText)[keyof typeof IncrementalText];
+
+/** "<reason>: <path>", path being `<config>.<table>` or `<config>.<table>.<field>`. */
+export function incrementalText(reason: IncrementalRefusal, path: string): string {
+  return `${reason}: ${path}`;
+}
+
 /** Messages of schema validation report entries (stable texts: hosts show them, never branch on them). */
 export const ValidationText = Object.freeze({
   datasourceNotFound: 'no connection configured for the requested datasource',

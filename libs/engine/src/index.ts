@@ -7,6 +7,9 @@ export {
   ErrorText,
   ValidationText,
   filterTypeMismatchText,
+  IncrementalText,
+  incrementalText,
+  type IncrementalRefusal,
   isEngineError,
   type ErrorCategory,
 } from './errors';
@@ -27,6 +30,7 @@ export type { TestConnectionResult } from './connections/connection-tester';
 export { createTenantContext, isTenantId } from './tenant';
 export { withConnectionSecrets } from './connections/secrets';
 export { ReadOnlyConnectionStore } from './connections/read-only-connection-store';
+export { comparePositions, normaliseBound, toPosition, ORDERABLE_KINDS, type Bounds } from './incremental/position';
 export {
   normaliseFilterValue,
   parseInstant,

@@ -175,6 +175,11 @@ export function filterListText(path: string): string {
   return `filter operator requires a list of values: ${path}`;
 }
 
+/** "invalid filter: <problem>; <problem>": the planner's refusal of malformed filters (see `filterProblems`). */
+export function invalidFilterText(problems: readonly string[]): string {
+  return `invalid filter: ${problems.join('; ')}`;
+}
+
 /** "filter operator is not supported: <config>.<table>.<field>": a condition key outside eq, gt, ... like. */
 export function filterOperatorText(path: string): string {
   return `filter operator is not supported: ${path}`;

@@ -169,19 +169,26 @@ describe(ExtractionPlanner.name, () => {
     const plan = async (filters: unknown, tables: Record<string, string[]> = { users: ['id'] }) =>
       (await world()).engine.planExtraction(TENANT, { mappedFields: { crm: tables }, filters } as ExtractionRequest);
 
-    it('copies object-shaped conditions per table, including tables that are not mapped', async () => {
-      const filters = { crm: { users: { id: { gte: [1], in: [1, 2] }, name: 'ignored' }, orders: { total: { gt: ['5'] } } } };
-      const planned = await plan(filters);
+    it('copies the conditions per table', async () => {
+      const filters = { crm: { users: { id: { gte: [1], in: [1, 2] } }, orders: { total: { gt: ['5'] } } } };
+      const planned = await plan(filters, { users: ['id'], orders: ['id'] });
       expect(planned.steps[0].filters).toEqual({ users: { id: { gte: [1], in: [1, 2] } }, orders: { total: { gt: ['5'] } } });
       expect(planned.steps[0].filters?.users.id.in).not.toBe(filters.crm.users.id.in);
     });
 
-    it.each([['not an object', 'id=1'], ['a list', [1]], ['a config that is a string', { crm: 'x' }], ['a table that is a list', { crm: { users: [] } }]])(
-      'ignores filters whose shape is %s (quirk kept: unfiltered)',
-      async (_name, filters) => {
-        expect((await plan(filters)).steps[0].filters).toBeUndefined();
-      },
-    );
+    it.each<[string, unknown, string]>([
+      ['not an object', 'id=1', 'filters must be an object of datasources'],
+      ['a list', [1], 'filters must be an object of datasources'],
+      ['a config that is a string', { crm: 'x' }, "filter on datasource 'crm': must be an object of tables"],
+      ['a table that is a list', { crm: { users: [] } }, "filter on table 'crm.users': must be an object of fields"],
+      ['a condition that is a string', { crm: { users: { id: 'ignored' } } }, "filter on 'crm.users.id': must be an object of operators (eq, gt, gte, lt, lte, between, in, nin, ne, like)"],
+      ['a table that is not mapped', { crm: { orders: { total: { gt: [5] } } } }, "filter on table 'crm.orders': the table is not in mappedFields of datasource 'crm'"],
+      ['a datasource that is not mapped', { erp: { users: { id: { eq: [1] } } } }, "filter on datasource 'erp': the datasource is not in mappedFields"],
+      ['between with one value', { crm: { users: { id: { between: [5] } } } }, "filter on 'crm.users.id': operator 'between' needs exactly 2 values, got 1"],
+      ['an unknown operator', { crm: { users: { id: { greater: [5] } } } }, "filter on 'crm.users.id': unknown operator 'greater' (use one of eq, gt, gte, lt, lte, between, in, nin, ne, like)"],
+    ])('refuses filters whose shape is %s, rather than extracting unfiltered', async (_name, filters, problem) => {
+      await expect(plan(filters)).rejects.toEqual(new EngineError('validation', `invalid filter: ${problem}`));
+    });
 
     it('still validates the names of filter fields', async () => {
       await expect(plan({ crm: { users: { missing: { eq: [1] } } } })).rejects.toEqual(new EngineError('validation', ErrorText.schemaValidationFailed));
@@ -200,7 +207,6 @@ describe(ExtractionPlanner.name, () => {
       ['a dotted parent (other)', { natural_person: { like: ['%a%'] } }],
       ['null in single-value eq and ne', { name: { eq: [null] }, email: { ne: [null] } }],
       ['like on any column', { id: { like: ['1%'] } }],
-      ['between with the wrong count (ignored later)', { id: { between: [1] } }],
     ])('accepts %s values', async (_name, conditions) => {
       await expect(plan({ crm: { users: conditions } })).resolves.toBeDefined();
     });
@@ -212,10 +218,11 @@ describe(ExtractionPlanner.name, () => {
       ['null among many values', { name: { in: ['a', null] } }, 'filter value does not match the column type: crm.users.name'],
       ['null in gt', { id: { gt: [null] } }, 'filter value does not match the column type: crm.users.id'],
       ['an object value', { name: { eq: [{ $ne: 1 }] } }, 'filter value does not match the column type: crm.users.name'],
-      ['two values for gt', { id: { gt: [1, 2] } }, 'filter operator requires exactly one value: crm.users.id'],
-      ['no value for lte', { id: { lte: [] } }, 'filter operator requires exactly one value: crm.users.id'],
-      ['a scalar instead of a list', { id: { eq: 5 } }, 'filter operator requires a list of values: crm.users.id'],
-      ['an unknown operator', { id: { equals: [5] } }, 'filter operator is not supported: crm.users.id'],
+      ['two values for gt', { id: { gt: [1, 2] } }, "invalid filter: filter on 'crm.users.id': operator 'gt' needs exactly 1 value, got 2"],
+      ['no value for lte', { id: { lte: [] } }, "invalid filter: filter on 'crm.users.id': operator 'lte' needs exactly 1 value, got 0"],
+      ['an empty list', { id: { in: [] } }, "invalid filter: filter on 'crm.users.id': operator 'in' needs at least one value, got none"],
+      ['a scalar instead of a list', { id: { eq: 5 } }, "invalid filter: filter on 'crm.users.id': operator 'eq' needs a list of values"],
+      ['an unknown operator', { id: { equals: [5] } }, "invalid filter: filter on 'crm.users.id': unknown operator 'equals' (use one of eq, gt, gte, lt, lte, between, in, nin, ne, like)"],
     ])('refuses %s', async (_name, conditions, message) => {
       await expect(plan({ crm: { users: conditions } })).rejects.toEqual(new EngineError('validation', message));
     });

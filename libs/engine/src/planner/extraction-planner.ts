@@ -2,7 +2,7 @@
  * The planner. Each gate runs before the next, and the result is deterministic: the same
  * request gives a deep-equal plan whatever the key order of its objects.
  */
-import { EngineError, ErrorText } from '../errors';
+import { EngineError, ErrorText, invalidFilterText } from '../errors';
 import type { ColumnKind, ExtractionPlan, PlanStep, SchemaSnapshot, TenantContext } from '../models';
 import type { Limits } from '../limits';
 import { requireStore, type EngineContext } from '../engine-context';
@@ -14,6 +14,7 @@ import type { StoreAccess } from '../connections/store-access';
 import type { SchemaOperations } from '../schema/schema-operations';
 import type { ValidationDatasource } from '../schema/validation-request';
 import { filterFieldNames, readConfigFilters } from './filter-reader';
+import { filterProblems } from './filter-problems';
 import { copyMetadata, readMappedFields, readRequestObject, sortedUnique, type Selection } from './request-reader';
 
 export class ExtractionPlanner {
@@ -30,6 +31,9 @@ export class ExtractionPlanner {
     const tenant = requireTenant(tenantValue);
     const request = readRequestObject(requestValue);
     const selection = readMappedFields(request.mappedFields);
+    // Refused, not ignored: a filter the plan would drop makes the job look filtered when it is not.
+    const problems = filterProblems(request.mappedFields, request.filters);
+    if (problems.length > 0) throw new EngineError('validation', invalidFilterText(problems.map((p) => p.message)), problems);
     const limits = applyOverrides(this.#context.limits, request.overrides);
     const metadata = copyMetadata(request.metadata);
     await this.#probe(store, tenant, [...selection.keys()], limits, host);
@@ -94,7 +98,7 @@ function planStep(
     setOwn(fields, table, selected.includes('*') ? sortedUnique(byName.get(table)?.fields ?? []) : [...selected]);
   }
   const kindOf = (table: string, field: string): ColumnKind | undefined => {
-    if (!tables.has(table)) return undefined; // a filter on an unmapped table is copied and ignored later
+    if (!tables.has(table)) return undefined; // unreachable: filterProblems refused filters on unmapped tables
     return byName.get(table)?.columns?.find((c) => c.name === field)?.kind ?? 'other';
   };
   const stepFilters = readConfigFilters(filters, configName, kindOf);

@@ -51,4 +51,10 @@ describe(filterProblems.name, () => {
     const filters = JSON.parse('{"pg":{"__proto__":{"id":{"eq":[1]}}}}') as unknown;
     expect(filterProblems(mapped, filters).map((p) => p.table)).toEqual(['__proto__']);
   });
+
+  it('compares table keys through the host normaliser, and names them as sent', () => {
+    const dropDefault = (_config: string, table: string) => table.replace(/^public\./i, '');
+    const filters = { pg: { 'public.transactions': { id: { eq: [1] } }, 'PUBLIC.invoices': { id: { eq: [1] } } } };
+    expect(filterProblems(mapped, filters, dropDefault).map((p) => p.table)).toEqual(['PUBLIC.invoices']);
+  });
 });

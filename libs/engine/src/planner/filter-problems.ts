@@ -26,11 +26,15 @@ const ARITY: Partial<Record<FilterOperator, number>> = { gt: 1, gte: 1, lt: 1, l
  * (config -> table -> fields), sorted by config, table, field and operator. An empty list means the
  * filters are well-formed: every level an object, every datasource and table mapped, every operator
  * known, every value list of the right length. Absent (`undefined` or `null`) filters have no problem.
- * Table keys are compared as given: a host that normalises table keys does so on both sides first.
- * A filter field need not be one of the table's mapped fields (a query may filter on a column it does
+ * Table keys are compared as given, or through `tableKey` when the host normalises them (a default
+ * schema prefix, case): problems still name the keys as sent. A filter field need not be one of the table's mapped fields (a query may filter on a column it does
  * not return); whether it exists is for schema validation.
  */
-export function filterProblems(mappedFields: unknown, filters: unknown): FilterProblem[] {
+export function filterProblems(
+  mappedFields: unknown,
+  filters: unknown,
+  tableKey: (configName: string, table: string) => string = (_configName, table) => table,
+): FilterProblem[] {
   if (filters === undefined || filters === null) return [];
   if (!isPlainObject(filters)) return [{ message: 'filters must be an object of datasources' }];
   const mapped = isPlainObject(mappedFields) ? mappedFields : {};
@@ -46,9 +50,10 @@ export function filterProblems(mappedFields: unknown, filters: unknown): FilterP
       continue;
     }
     const tables = mapped[configName];
+    const mappedKeys = new Set(isPlainObject(tables) ? Object.keys(tables).map((table) => tableKey(configName, table)) : []);
     for (const table of sortedKeys(byTable)) {
       const path = `${configName}.${table}`;
-      if (!isPlainObject(tables) || !Object.hasOwn(tables, table)) {
+      if (!mappedKeys.has(tableKey(configName, table))) {
         problems.push({ configName, table, message: `filter on table '${path}': the table is not in mappedFields of datasource '${configName}'` });
         continue;
       }

@@ -70,8 +70,8 @@ describe(ExtractionPlanner.name, () => {
       ['metadata that cannot be copied', { mappedFields: { crm: { users: ['id'] } }, metadata: { f: () => 1 } }, new EngineError('validation', ErrorText.invalidRequest)],
       ['overrides that are not an object', { mappedFields: { crm: { users: ['id'] } }, overrides: 5 }, new EngineError('validation', ErrorText.invalidRequest)],
       ['a blank config name', { mappedFields: { ' ': { users: ['id'] } } }, new EngineError('validation', ErrorText.blankConfigName)],
-      ['an unknown datasource', { mappedFields: { ghost: { users: ['id'] } } }, new EngineError('not_found', ErrorText.unknownDatasource)],
-      ['an unknown table', { mappedFields: { crm: { invoices: ['id'] } } }, new EngineError('validation', ErrorText.schemaValidationFailed)],
+      ['an unknown datasource', { mappedFields: { ghost: { users: ['id'] } } }, new EngineError('not_found', `${ErrorText.unknownDatasource}: ghost`)],
+      ['an unknown table', { mappedFields: { crm: { invoices: ['id'] } } }, new EngineError('validation', 'extraction request failed schema validation: table not found in datasource schema: crm.invoices')],
       ['a blank field name', { mappedFields: { crm: { users: [' '] } } }, new EngineError('validation', ErrorText.blankName)],
     ])('refuses %s', async (_name, request, expected) => {
       const { engine } = await world();
@@ -81,7 +81,7 @@ describe(ExtractionPlanner.name, () => {
     it("treats another tenant's datasource as unknown", async () => {
       const { engine } = await world();
       await expect(engine.planExtraction(OTHER_TENANT, { mappedFields: { crm: { users: ['id'] } } })).rejects.toEqual(
-        new EngineError('not_found', ErrorText.unknownDatasource),
+        new EngineError('not_found', `${ErrorText.unknownDatasource}: crm`),
       );
     });
 
@@ -94,22 +94,38 @@ describe(ExtractionPlanner.name, () => {
       store.findConnection = async (t, name) => (++lookups === 1 ? find(t, name) : undefined);
       const error = (await engine.planExtraction(TENANT, { mappedFields: { crm: { users: ['id'] } } }).catch((e: unknown) => e)) as EngineError;
       expect(error.category).toBe('not_found');
-      expect(error).toEqual(new EngineError('not_found', ErrorText.unknownDatasource));
+      expect(error).toEqual(new EngineError('not_found', `${ErrorText.unknownDatasource}: crm`));
       expect(error.cause).toEqual({ valid: false, failures: [expect.objectContaining({ type: 'datasource_not_found', configName: 'crm' })] });
       expect(lookups).toBe(2);
     });
 
-    it('carries the validation report as the hidden cause of a schema failure', async () => {
+    it('names each failure in the message and carries the validation report as the hidden cause', async () => {
       const { engine } = await world();
-      const error = (await engine.planExtraction(TENANT, { mappedFields: { crm: { users: ['nope'] } } }).catch((e: unknown) => e)) as EngineError;
-      expect(error.cause).toEqual({ valid: false, failures: [expect.objectContaining({ type: 'field_not_found', field: 'nope' })] });
-      expect(JSON.stringify(error)).not.toContain('nope');
+      const request = { mappedFields: { crm: { users: ['nope', 'id'], invoices: ['id'] } }, filters: { crm: { users: { colour: { eq: ['red'] } } } } };
+      const error = (await engine.planExtraction(TENANT, request).catch((e: unknown) => e)) as EngineError;
+      expect(error).toEqual(
+        new EngineError(
+          'validation',
+          'extraction request failed schema validation: table not found in datasource schema: crm.invoices; ' +
+            'field not found in table schema: crm.users.nope; filter references a field not found in table schema: crm.users.colour',
+        ),
+      );
+      expect(error.cause).toEqual({ valid: false, failures: expect.arrayContaining([expect.objectContaining({ type: 'field_not_found', field: 'nope' })]) });
+      expect(JSON.parse(JSON.stringify(error))).toEqual({ name: 'EngineError', category: 'validation', message: error.message });
+    });
+
+    it('names the first ten failures and counts the rest', async () => {
+      const { engine } = await world();
+      const fields = Array.from({ length: 12 }, (_, i) => `f${String(i).padStart(2, '0')}`);
+      const error = (await engine.planExtraction(TENANT, { mappedFields: { crm: { users: fields } } }).catch((e: unknown) => e)) as EngineError;
+      expect(error.message).toMatch(/crm\.users\.f09; and 2 more$/);
+      expect(error.message).not.toContain('f10');
     });
 
     it('surfaces count-limit breaches as validation (quirk kept)', async () => {
       const { engine } = await world(['crm'], { limits: { maxFieldsPerTable: 2 } });
       await expect(engine.planExtraction(TENANT, { mappedFields: { crm: { users: ['id', 'name', 'email'] } } })).rejects.toEqual(
-        new EngineError('validation', ErrorText.schemaValidationFailed),
+        new EngineError('validation', 'extraction request failed schema validation: field count exceeds the configured limit: crm.users'),
       );
       // "*" counts as one field.
       await expect(engine.planExtraction(TENANT, { mappedFields: { crm: { users: ['*'] } } })).resolves.toBeDefined();
@@ -129,7 +145,7 @@ describe(ExtractionPlanner.name, () => {
       expect(probed).toEqual(['a', 'b', 'c']);
       const unknownFirst = { ...mapped, '0ghost': { users: ['id'] } };
       await expect(engine.planExtraction(TENANT, { mappedFields: unknownFirst })).rejects.toEqual(
-        new EngineError('not_found', ErrorText.unknownDatasource),
+        new EngineError('not_found', `${ErrorText.unknownDatasource}: 0ghost`),
       );
     });
   });
@@ -161,7 +177,7 @@ describe(ExtractionPlanner.name, () => {
       const { engine } = await world();
       await expect(
         engine.planExtraction(TENANT, { mappedFields: { crm: { users: ['id', 'name'] } }, overrides: { maxFieldsPerTable: 1 } }),
-      ).rejects.toEqual(new EngineError('validation', ErrorText.schemaValidationFailed));
+      ).rejects.toEqual(new EngineError('validation', 'extraction request failed schema validation: field count exceeds the configured limit: crm.users'));
     });
   });
 
@@ -191,7 +207,9 @@ describe(ExtractionPlanner.name, () => {
     });
 
     it('still validates the names of filter fields', async () => {
-      await expect(plan({ crm: { users: { missing: { eq: [1] } } } })).rejects.toEqual(new EngineError('validation', ErrorText.schemaValidationFailed));
+      await expect(plan({ crm: { users: { missing: { eq: [1] } } } })).rejects.toEqual(
+        new EngineError('validation', 'extraction request failed schema validation: filter references a field not found in table schema: crm.users.missing'),
+      );
     });
 
     it.each<[string, Record<string, unknown>]>([

@@ -2,7 +2,7 @@
  * The planner. Each gate runs before the next, and the result is deterministic: the same
  * request gives a deep-equal plan whatever the key order of its objects.
  */
-import { EngineError, ErrorText, invalidFilterText } from '../errors';
+import { EngineError, ErrorText, invalidFilterText, schemaValidationFailedText, unknownDatasourceText } from '../errors';
 import type { ColumnKind, ExtractionPlan, PlanStep, SchemaSnapshot, TenantContext } from '../models';
 import type { Limits } from '../limits';
 import { requireStore, type EngineContext } from '../engine-context';
@@ -45,11 +45,12 @@ export class ExtractionPlanner {
       () => this.#schema.validateDetailed(store, tenant, datasources, limits, host),
     );
     if (!report.valid) {
-      // Quirk (kept): count-limit breaches surface as validation. The report rides as the hidden cause.
-      const unknown = report.failures.some((f) => f.type === 'datasource_not_found');
-      throw unknown
-        ? new EngineError('not_found', ErrorText.unknownDatasource, report)
-        : new EngineError('validation', ErrorText.schemaValidationFailed, report);
+      // Quirk (kept): count-limit breaches surface as validation. The report also rides as the cause;
+      // the message names each failure (the request's own names), so a failed job says what is wrong.
+      const unknown = report.failures.filter((f) => f.type === 'datasource_not_found').map((f) => f.configName ?? '');
+      throw unknown.length > 0
+        ? new EngineError('not_found', unknownDatasourceText(unknown), report)
+        : new EngineError('validation', schemaValidationFailedText(report.failures), report);
     }
 
     const steps = [...selection].map(([configName, tables], ordinal) =>
@@ -68,7 +69,7 @@ export class ExtractionPlanner {
     for (const name of names.slice(0, budget)) {
       if (name.trim() === '') throw new EngineError('validation', ErrorText.blankConfigName);
       deadline.throwIfAborted();
-      if (!(await deadline.race(store.find(tenant, name)))) throw new EngineError('not_found', ErrorText.unknownDatasource);
+      if (!(await deadline.race(store.find(tenant, name)))) throw new EngineError('not_found', unknownDatasourceText([name]));
     }
     if (names.length > limits.maxDatasources) throw new EngineError('validation', ErrorText.tooManyDatasources);
   }

@@ -175,6 +175,33 @@ export function filterListText(path: string): string {
   return `filter operator requires a list of values: ${path}`;
 }
 
+/** At most this many schema failures are named in one message; the rest are counted. */
+const NAMED_FAILURES = 10;
+
+/**
+ * "extraction request failed schema validation: <what>: <config>.<table>[.<field>]; ...": the planner's
+ * refusal, naming every failure of the report (the first ten, then "and N more"). Names only: the
+ * caller's own datasource, table and field names, never anything read from a datasource.
+ */
+export function schemaValidationFailedText(failures: readonly { message: string; configName?: string; table?: string; field?: string }[]): string {
+  const named = failures.slice(0, NAMED_FAILURES).map((f) => {
+    const path = [f.configName, f.table, f.field].filter((part) => part !== undefined).join('.');
+    return path === '' ? f.message : `${f.message}: ${path}`;
+  });
+  const more = failures.length > NAMED_FAILURES ? `; and ${failures.length - NAMED_FAILURES} more` : '';
+  return named.length === 0 ? ErrorText.schemaValidationFailed : `${ErrorText.schemaValidationFailed}: ${named.join('; ')}${more}`;
+}
+
+/** "extraction references an unknown datasource connection: <name>, <name>". */
+export function unknownDatasourceText(configNames: readonly string[]): string {
+  return configNames.length === 0 ? ErrorText.unknownDatasource : `${ErrorText.unknownDatasource}: ${configNames.join(', ')}`;
+}
+
+/** "invalid filter: <problem>; <problem>": the planner's refusal of malformed filters (see `filterProblems`). */
+export function invalidFilterText(problems: readonly string[]): string {
+  return `invalid filter: ${problems.join('; ')}`;
+}
+
 /** "filter operator is not supported: <config>.<table>.<field>": a condition key outside eq, gt, ... like. */
 export function filterOperatorText(path: string): string {
   return `filter operator is not supported: ${path}`;

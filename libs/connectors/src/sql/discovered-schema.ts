@@ -80,7 +80,7 @@ export function planTableQuery(
   const table = only(schema.filter((t) => fold(t.key) === fold(key)), path);
   const fields = request.tables[key] ?? [];
   const columns = fields.includes('*') ? table.columns : fields.map((field) => findColumn(table, fold, field, path));
-  if (columns.length === 0) throw new EngineError('validation', ErrorText.schemaValidationFailed);
+  if (columns.length === 0) throw new EngineError('validation', `${ErrorText.schemaValidationFailed}: no columns selected: ${path}`);
   const conditions = request.filters?.[key] ?? {};
   const filterColumns = new Map<string, ColumnInfo>();
   for (const field of Object.keys(conditions)) {
@@ -96,7 +96,8 @@ function findColumn(table: DiscoveredTable, fold: NameFold, field: string, path:
 }
 
 function only<T>(matches: readonly T[], path: string): T {
-  if (matches.length === 0) throw new EngineError('validation', ErrorText.schemaValidationFailed);
+  // The request's own names only, so a failed job says which table or field went missing since planning.
+  if (matches.length === 0) throw new EngineError('validation', `${ErrorText.schemaValidationFailed}: not found in datasource schema: ${path}`);
   if (matches.length > 1) throw new EngineError('validation', `datasource identifier is ambiguous: ${path}`);
   return matches[0];
 }

@@ -287,6 +287,53 @@ describe(CreateJobHandler.name, () => {
     });
   });
 
+  describe('filters (FET-0415)', () => {
+    const withFilters = (filters: unknown, mappedFields: unknown = { 'pg-main': { transactions: ['id', 'amount'] } }) =>
+      aJobRequest({ dataRequest: { mappedFields, filters } });
+
+    it.each([
+      ['malformed operands', { amount: { between: [5] } }, "filter on 'pg-main.transactions.amount': operator 'between' needs exactly 2 values, got 1", 'between'],
+      ['an unknown operator', { amount: { greater: [5] } }, "filter on 'pg-main.transactions.amount': unknown operator 'greater' (use one of eq, gt, gte, lt, lte, between, in, nin, ne, like)", 'greater'],
+      ['an empty value list', { id: { in: [] } }, "filter on 'pg-main.transactions.id': operator 'in' needs at least one value, got none", 'in'],
+    ])('refuses %s with a 400 naming the filter, and stores and dials nothing', async (_name, condition, message, operator) => {
+      const { run, jobs, connectivity } = setup();
+      const error = (await run(withFilters({ 'pg-main': { transactions: condition } })).catch((e: unknown) => e)) as AppError;
+      expect(error).toMatchObject({ code: 'FET-0415', title: 'Invalid Filter', message, category: 'validation' });
+      expect(error.errors).toEqual([{ dataSourceId: 'pg-main', table: 'transactions', field: Object.keys(condition)[0], operator, message }]);
+      expect(jobs.all(tenant)).toEqual([]);
+      expect(connectivity.checked).toEqual([]);
+    });
+
+    it('refuses a filter on a table the request does not map', async () => {
+      const { run } = setup();
+      expect(await failure(run(withFilters({ 'pg-main': { invoices: { total: { gt: [5] } } } })))).toMatchObject({
+        code: 'FET-0415',
+        message: "filter on table 'pg-main.invoices': the table is not in mappedFields of datasource 'pg-main'",
+      });
+    });
+
+    it('matches table keys as the Worker does for the type (public. is the default schema on PostgreSQL)', async () => {
+      const { run } = setup();
+      const result = await run(withFilters({ 'pg-main': { transactions: { status: { eq: ['done'] } } } }, { 'pg-main': { 'public.transactions': ['id'] } }));
+      expect(result.duplicate).toBe(false);
+    });
+
+    it('accepts a filter on a field the table does not return', async () => {
+      const { run } = setup();
+      expect((await run(withFilters({ 'pg-main': { transactions: { status: { eq: ['done'] } } } }))).duplicate).toBe(false);
+    });
+
+    it('lists every problem, sorted, in the message', async () => {
+      const { run } = setup();
+      const filters = { 'pg-main': { transactions: { id: { lt: [1, 2] }, amount: { between: [1] } }, ghost: { x: { eq: [1] } } } };
+      expect((await failure(run(withFilters(filters)))).message).toBe(
+        "filter on table 'pg-main.ghost': the table is not in mappedFields of datasource 'pg-main'; " +
+          "filter on 'pg-main.transactions.amount': operator 'between' needs exactly 2 values, got 1; " +
+          "filter on 'pg-main.transactions.id': operator 'lt' needs exactly 1 value, got 2",
+      );
+    });
+  });
+
   describe('resolution, ownership and connectivity', () => {
     const twoSources = aJobRequest({ dataRequest: { mappedFields: { 'pg-main': { t: ['f'] }, 'internal-ds': { t: ['f'] } } } });
 

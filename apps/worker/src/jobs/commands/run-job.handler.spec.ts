@@ -247,7 +247,25 @@ describe(RunJobHandler.name, () => {
     const jobId = randomUUID();
     jobs.add(jobId, 'pending', { mappedFields: { crm: { users: ['id'] }, other: { t: ['a'] } } });
     await sut.execute(message(jobId));
-    expect(jobs.jobs.get(jobId)?.metadata.error).toBe('engine extraction: engine: [not_found] extraction references an unknown datasource connection');
+    expect(jobs.jobs.get(jobId)?.metadata.error).toBe('engine extraction: engine: [not_found] extraction references an unknown datasource connection: other');
+  });
+
+  it('fails a job on a missing table or field naming the datasource, table and field, and logs it at the default level without secrets', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const { sut, jobs } = setup();
+      const jobId = randomUUID();
+      jobs.add(jobId, 'pending', { mappedFields: { crm: { users: ['id', 'colour'], orders: ['id'] } } });
+      await sut.execute(message(jobId));
+      const text =
+        'engine extraction: engine: [validation] extraction request failed schema validation: ' +
+        'table not found in datasource schema: crm.orders; field not found in table schema: crm.users.colour';
+      expect(jobs.jobs.get(jobId)?.metadata.error).toBe(text);
+      expect(warn).toHaveBeenCalledWith(`job ${jobId} failed: ${text}`);
+      expect(JSON.stringify(warn.mock.calls)).not.toContain('s3cret-pass');
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('fails a job whose names resolve to nothing, and acks', async () => {

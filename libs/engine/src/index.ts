@@ -8,6 +8,10 @@ export {
   ValidationText,
   filterTypeMismatchText,
   isEngineError,
+  CONNECT_REASONS,
+  connectReasonOf,
+  type ConnectReason,
+  type EngineErrorOptions,
   type ErrorCategory,
 } from './errors';
 export * from './models';

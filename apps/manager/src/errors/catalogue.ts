@@ -1,3 +1,4 @@
+import type { ConnectReason } from '@fetcher/engine';
 import { AppError } from './app-error';
 
 /**
@@ -146,8 +147,9 @@ export const Errors = {
       `Connection test limit reached. Try again in ${retryAfterSeconds} seconds.`,
       { dialect: 'numeric', headers: { 'Retry-After': String(retryAfterSeconds) } },
     ),
-  databaseConnectionError: () =>
-    new AppError('connect', '500', 'Database Connection Error', Texts.databaseConnection, { dialect: 'numeric' }),
+  /** `reason` (an additional field, improved): the class of failure when the driver's codes told it. */
+  databaseConnectionError: (reason?: ConnectReason) =>
+    new AppError('connect', '500', 'Database Connection Error', Texts.databaseConnection, { dialect: 'numeric', ...(reason ? { reason } : {}) }),
   schemaRetrievalError: () =>
     new AppError('internal', '500', 'Schema Retrieval Error', Texts.schemaRetrieval, { dialect: 'numeric' }),
 } as const;

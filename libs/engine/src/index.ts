@@ -11,6 +11,10 @@ export {
   incrementalText,
   type IncrementalRefusal,
   isEngineError,
+  CONNECT_REASONS,
+  connectReasonOf,
+  type ConnectReason,
+  type EngineErrorOptions,
   type ErrorCategory,
 } from './errors';
 export * from './models';

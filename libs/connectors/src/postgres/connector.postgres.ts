@@ -5,7 +5,7 @@
  * canonical JSON bytes here (CursorEncodedRows); filtered tables, whose values must be bound,
  * read a server-side portal in batches of 256 rows (CursorRow).
  */
-import { compareUtf8 } from '@fetcher/engine';
+import { compareUtf8, type ConnectReason } from '@fetcher/engine';
 import { Pool, type PoolClient, type QueryResult, type QueryResultRow } from 'pg';
 import type { DialTarget } from '../common/host-safety';
 import { queryTimeoutMs } from '../common/timeouts';
@@ -41,6 +41,7 @@ import {
 import { PortalTableSource } from './portal-table-source.postgres';
 import { isQueryCanceled } from './sql-state.postgres';
 import { readExpression, textConverter } from './value-mapping.postgres';
+import { postgresConnectReason } from './connect-reason.postgres';
 
 export interface PostgresConnectorConfig extends SqlConnectorConfig {
   /** The COPY fast path for unfiltered tables (default on); off, every table takes the row path. */
@@ -142,6 +143,10 @@ export class PostgresConnector extends PooledSqlConnector<Pool, PostgresConnecto
       lease.release(false);
       throw error;
     }
+  }
+
+  protected override connectReason(error: object): ConnectReason | undefined {
+    return postgresConnectReason(error);
   }
 
   protected override abandonCheckedOut(): void {

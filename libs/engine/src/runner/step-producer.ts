@@ -3,7 +3,7 @@
  * cursor, encode its rows in batches into the step's slot. The cursor and then the connector are
  * closed on every path.
  */
-import { EngineError, ErrorText, IncrementalText, incrementalText } from '../errors';
+import { EngineError, ErrorText, IncrementalText, incrementalText, keptReason } from '../errors';
 import type { PositionTracker } from '../incremental/position-tracker';
 import { STREAM_BATCH_ROWS, type TenantContext } from '../models';
 import type { Connector, ConnectorRegistry, RowCursor } from '../ports';
@@ -75,7 +75,7 @@ export class StepProducer {
       await deadline.race(Promise.resolve(connector.testConnection(deadline.signal)));
     } catch (error) {
       if (deadline.signal.aborted) throw deadline.error();
-      throw new EngineError('unavailable', ErrorText.connectFailed, error);
+      throw new EngineError('unavailable', ErrorText.connectFailed, error, keptReason(error));
     }
   }
 

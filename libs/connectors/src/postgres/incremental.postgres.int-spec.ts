@@ -89,6 +89,16 @@ describe('PostgreSQL incremental extraction through the engine', () => {
     expect(fourth).toEqual({ ids: [], cursor: third.cursor });
   });
 
+  it('reads NULL cursors first, by tie-breaker, with nulls "first", and continues inside them', async () => {
+    const { rows } = await admin.query<{ id: string }>(`SELECT id FROM ${SCHEMA}.events WHERE note IS NULL ORDER BY id`);
+    const nulls = rows.map((r) => Number(r.id));
+    const first = await job({ cursorField: 'note', nulls: 'first', limit: 2 });
+    expect(first).toEqual({ ids: nulls.slice(0, 2), cursor: { value: null, key: String(nulls[1]) } });
+    const rest = await job({ cursorField: 'note', nulls: 'first', after: first.cursor });
+    expect(rest.ids).toEqual([...nulls.slice(2), 5000]); // then the one non-NULL note ('updated')
+    expect(rest.cursor).toEqual({ value: 'updated', key: '5000' });
+  });
+
   it('orders a text cursor by code point and refuses one ordered by a collation', async () => {
     const all = await job({ cursorField: 'name', limit: 3 });
     expect(all.ids[0]).toBe(5000); // 'Zed' sorts before every lower-case 'n...' in code-point order

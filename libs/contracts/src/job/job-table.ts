@@ -30,8 +30,13 @@ export interface StoredJob {
   redispatches?: number;
   lease?: JobLease;
   progress?: JobProgress;
-  /** Set when a cancel is asked for a processing job; the Worker holding its lease reads it on renewal. */
+  /** Set by the Manager when a cancel is asked for a processing job (job control). */
   cancelRequestedAt?: Date;
+  /** The job this one retries, and the job that retried this one. */
+  retryOf?: string;
+  retriedBy?: string;
+  /** The datasource names the request maps, sorted (the job list's `configName` filter). */
+  datasources?: readonly string[];
 }
 
 /**

@@ -1,7 +1,8 @@
 import { CreateJobHandler } from './commands/create-job.handler';
 import { JobsController } from './jobs.controller';
 import { GetJobHandler } from './queries/get-job.handler';
+import { ListJobsHandler } from './queries/list-jobs.handler';
 
 /** The jobs feature as the composition root mounts it: controllers and handlers, no bindings. */
 export const JOB_CONTROLLERS = [JobsController];
-export const JOB_HANDLERS = [CreateJobHandler, GetJobHandler];
+export const JOB_HANDLERS = [CreateJobHandler, GetJobHandler, ListJobsHandler];

@@ -1,19 +1,23 @@
-import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Authorize } from '../auth/authorize.decorator';
 import { MANAGER_CONFIG, type ManagerConfig } from '../config/manager.config';
 import { Errors } from '../errors/catalogue';
 import { ErrorBody, FieldErrorBody } from '../http/error-bodies';
 import { parseJsonObject } from '../http/json-body';
+import { optionalProductName } from '../http/product-header';
 import { jobRequestTenant } from '../http/request-tenant';
 import { CreateJobCommand } from './commands/create-job.command';
 import { CreateJobBody } from './dto/create-job.body';
 import { parseCreateJobRequest } from './dto/create-job.request';
+import { JobListResponse, jobListResponse } from './dto/job-list.response';
 import { CreateJobResponse, createJobResponse } from './dto/job.response';
+import { JOB_LIST_MAX_LIMIT, parseListJobsRequest } from './dto/list-jobs.request';
+import { ListJobsQuery } from './queries/list-jobs.query';
 
-/** Job creation (202 new, 200 duplicate). Reading a job is `job-status.route.ts`, served by Fastify directly. */
+/** Job creation (202 new, 200 duplicate) and the job list. Reading a job is `job-status.route.ts`, served by Fastify directly. */
 @ApiTags('jobs')
 @ApiBearerAuth('bearer')
 @ApiResponse({ status: 400, description: 'Validation error (E1)', type: ErrorBody })
@@ -24,6 +28,7 @@ import { CreateJobResponse, createJobResponse } from './dto/job.response';
 export class JobsController {
   constructor(
     private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
     @Inject(MANAGER_CONFIG) private readonly config: ManagerConfig,
   ) {}
 
@@ -41,5 +46,23 @@ export class JobsController {
     const { job, duplicate } = await this.commands.execute(new CreateJobCommand(jobRequestTenant(this.config.tenancy.tenantId, request), parsed.request));
     void reply.status(duplicate ? 200 : 202);
     return createJobResponse(job, duplicate);
+  }
+
+  @Get()
+  @Authorize('fetcher', 'get')
+  @ApiOperation({ operationId: 'listJobs', summary: "List the caller's jobs, newest first, a page at a time" })
+  @ApiHeader({ name: 'X-Product-Name', required: false, description: "Lists only this product's jobs (those whose metadata.source it is)" })
+  @ApiQuery({ name: 'status', required: false, isArray: true, enum: ['pending', 'processing', 'completed', 'failed', 'canceled'], description: 'Repeatable, or comma-separated' })
+  @ApiQuery({ name: 'createdFrom', required: false, description: 'RFC 3339 date-time or date; inclusive' })
+  @ApiQuery({ name: 'createdTo', required: false, description: 'RFC 3339 date-time or date; exclusive' })
+  @ApiQuery({ name: 'configName', required: false, description: 'Only jobs that map this datasource' })
+  @ApiQuery({ name: 'cursor', required: false, description: 'The nextCursor of the previous page' })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: JOB_LIST_MAX_LIMIT, default: 20 } })
+  @ApiResponse({ status: 200, description: 'A page of jobs', type: JobListResponse })
+  @ApiResponse({ status: 400, description: 'Bad X-Product-Name (FET-0403), parameter (FET-0415), cursor (FET-0416) or limit over 100 (FET-0406)', type: ErrorBody })
+  async list(@Headers('x-product-name') productHeader: unknown, @Query() query: Record<string, unknown>, @Req() request: FastifyRequest): Promise<JobListResponse> {
+    const product = optionalProductName(productHeader);
+    const parsed = parseListJobsRequest(query);
+    return jobListResponse(await this.queries.execute(new ListJobsQuery(jobRequestTenant(this.config.tenancy.tenantId, request), product, parsed)));
   }
 }

@@ -1,5 +1,5 @@
 import type { TenantContext } from '@fetcher/engine';
-import type { Job } from '../jobs/job';
+import type { Job, JobStatus } from '../jobs/job';
 
 export type InsertOutcome = 'inserted' | 'duplicate_active';
 
@@ -34,12 +34,40 @@ export interface StaleJob {
   readonly redispatches: number;
 }
 
+/** Where a page of the job list ends: the last job it showed. */
+export interface JobListPosition {
+  readonly createdAt: Date;
+  readonly id: string;
+}
+
+/** One page of the job list: every filter given must hold; absent filters do not filter. */
+export interface JobListQuery {
+  /** `metadata.source` equals it (the caller's product). */
+  readonly source?: string;
+  readonly statuses?: readonly JobStatus[];
+  /** Inclusive. */
+  readonly createdFrom?: Date;
+  /** Exclusive. */
+  readonly createdTo?: Date;
+  /** A datasource the job maps. */
+  readonly configName?: string;
+  /** Only jobs strictly after this position in the list's order. */
+  readonly after?: JobListPosition;
+  readonly limit: number;
+}
+
 /**
  * The job collection. It is also the dedup store: the active-hash rule is enforced by the
  * repository itself (a unique constraint), not by a read before the write.
  */
 export interface JobRepository {
   findById(tenant: TenantContext, id: string): Promise<Job | undefined>;
+  /**
+   * At most `limit` jobs matching the query, newest first: by `createdAt` descending, then by id
+   * descending. MUST be a keyset read (jobs stored while a client pages never shift later pages)
+   * and SHOULD cost about `limit` index entries.
+   */
+  list(tenant: TenantContext, query: JobListQuery): Promise<Job[]>;
   /** The newest job with this hash created at or after `since`, in any status. */
   findNewestByHashSince(tenant: TenantContext, hash: string, since: Date): Promise<Job | undefined>;
   /** The newest `pending`/`processing` job with this hash, however old. */

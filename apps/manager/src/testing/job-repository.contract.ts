@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createTenantContext } from '@fetcher/engine';
 import { v7 as uuidv7 } from 'uuid';
 import type { Job } from '../jobs/job';
-import type { JobRepository } from '../ports/job-repository.port';
+import type { JobListPosition, JobListQuery, JobRepository } from '../ports/job-repository.port';
 
 const tenant = createTenantContext('default');
 
@@ -159,5 +159,67 @@ export function jobRepositoryContract(make: () => JobRepository | Promise<JobRep
     // hides it); that the stored event reaches the Worker is tested with each repository's Worker side.
     expect(await sut.findById(tenant, job.id)).toMatchObject({ status: 'failed', metadata: { source: 'reporter', error: 'gone' } });
     expect(await sut.markDispatchFailed(tenant, job.id, 'again', new Date(), '{}')).toBe(false);
+  });
+
+  describe('list', () => {
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+    const ids = (jobs: readonly Job[]) => jobs.map((j) => j.id);
+
+    /** Every page of a query, following the last job of each page. */
+    async function pages(query: Omit<JobListQuery, 'after'>, between?: (page: number) => Promise<void>): Promise<Job[][]> {
+      const all: Job[][] = [];
+      let after: JobListPosition | undefined;
+      for (;;) {
+        const page = await sut.list(tenant, { ...query, ...(after ? { after } : {}) });
+        if (page.length === 0) return all;
+        all.push(page);
+        const last = page[page.length - 1];
+        after = { createdAt: last.createdAt, id: last.id };
+        await between?.(all.length);
+      }
+    }
+
+    it('filters on status, the creation range (from inclusive, to exclusive), a mapped datasource and the source', async () => {
+      const a = aJob({ createdAt: at(1), status: 'failed' });
+      const b = aJob({ createdAt: at(2), status: 'canceled', mappedFields: { 'mysql-x': { t: ['a'] } } });
+      const c = aJob({ createdAt: at(3), status: 'completed', metadata: { source: 'billing' } });
+      const d = aJob({ createdAt: at(4), status: 'pending', mappedFields: { 'pg-main': { t: ['a'] }, 'mysql-x': { u: ['b'] } } });
+      for (const job of [a, b, c, d]) await sut.insert(tenant, job);
+
+      expect(ids(await sut.list(tenant, { limit: 10 }))).toEqual([d.id, c.id, b.id, a.id]);
+      expect(ids(await sut.list(tenant, { limit: 10, statuses: ['failed', 'canceled'] }))).toEqual([b.id, a.id]);
+      expect(ids(await sut.list(tenant, { limit: 10, createdFrom: at(2), createdTo: at(4) }))).toEqual([c.id, b.id]);
+      expect(ids(await sut.list(tenant, { limit: 10, configName: 'mysql-x' }))).toEqual([d.id, b.id]);
+      expect(ids(await sut.list(tenant, { limit: 10, source: 'reporter' }))).toEqual([d.id, b.id, a.id]);
+      expect(ids(await sut.list(tenant, { limit: 10, source: 'billing', statuses: ['pending'] }))).toEqual([]);
+      expect(await sut.list(tenant, { limit: 10, configName: 'nope' })).toEqual([]);
+      expect((await sut.list(tenant, { limit: 10, statuses: ['canceled'] }))[0]).toEqual(b);
+    });
+
+    it('pages newest first, ties broken by id, with neither duplicates nor gaps', async () => {
+      const jobs = [1, 1, 1, 2, 2, 3, 4, 4, 4, 4, 5].map((minute) => aJob({ createdAt: at(minute) }));
+      for (const job of jobs) await sut.insert(tenant, job);
+      const expected = [...jobs].sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime() || (x.id < y.id ? 1 : -1));
+
+      const got = await pages({ limit: 3 });
+      expect(got.map((p) => p.length)).toEqual([3, 3, 3, 2]);
+      expect(got.flat().map((j) => j.id)).toEqual(ids(expected));
+    });
+
+    it('keeps later pages stable while new jobs are stored between reads', async () => {
+      const old = [1, 2, 2, 3, 4, 5, 6].map((minute) => aJob({ createdAt: at(minute) }));
+      for (const job of old) await sut.insert(tenant, job);
+      const expected = [...old].sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime() || (x.id < y.id ? 1 : -1));
+
+      // Newer jobs (and one with the creation time of a job already listed) arrive after every page.
+      const got = await pages({ limit: 2 }, async (page) => {
+        await sut.insert(tenant, aJob({ createdAt: at(100 + page) }));
+        await sut.insert(tenant, aJob({ createdAt: at(6) }));
+      });
+      const seen = got.flat().map((j) => j.id);
+      expect(new Set(seen).size).toBe(seen.length);
+      // The first page had the two newest; what follows it is exactly the older jobs, in order.
+      expect(seen.filter((id) => old.some((j) => j.id === id))).toEqual(ids(expected));
+    });
   });
 }

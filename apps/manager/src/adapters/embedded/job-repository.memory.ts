@@ -1,7 +1,7 @@
 import type { TenantContext } from '@fetcher/engine';
 import type { JobTable, StoredJob } from '@fetcher/contracts';
 import { isActive, type Job } from '../../jobs/job';
-import type { CreateOutcome, DispatchClaim, InsertOutcome, JobRepository, StaleClaim, StaleJob } from '../../ports/job-repository.port';
+import type { CreateOutcome, DispatchClaim, InsertOutcome, JobListQuery, JobRepository, StaleClaim, StaleJob } from '../../ports/job-repository.port';
 
 /** The Worker's outbox marker lives in `metadata`, as in MongoDB; the Manager never shows it. */
 const OUTBOX_KEYS = new Set(['terminalEventPending', 'terminalEventStatus', 'terminalEventPayload']);
@@ -17,6 +17,26 @@ export class MemoryJobRepository implements JobRepository {
   findById(_tenant: TenantContext, id: string): Promise<Job | undefined> {
     const job = this.table.get(id);
     return Promise.resolve(job ? toJob(job) : undefined);
+  }
+
+  /** A scan: the embedded table holds one machine's jobs. */
+  list(_tenant: TenantContext, query: JobListQuery): Promise<Job[]> {
+    const from = query.createdFrom?.getTime();
+    const to = query.createdTo?.getTime();
+    const after = query.after;
+    const jobs = this.table
+      .all()
+      .filter((j) => {
+        const at = j.createdAt.getTime();
+        if (query.source !== undefined && j.metadata.source !== query.source) return false;
+        if (query.statuses !== undefined && !query.statuses.includes(j.status)) return false;
+        if (query.configName !== undefined && !Object.hasOwn(j.mappedFields, query.configName)) return false;
+        if ((from !== undefined && at < from) || (to !== undefined && at >= to)) return false;
+        return after === undefined || listOrder(j, after) > 0;
+      })
+      .sort(listOrder)
+      .slice(0, query.limit);
+    return Promise.resolve(jobs.map(toJob));
   }
 
   findNewestByHashSince(_tenant: TenantContext, hash: string, since: Date): Promise<Job | undefined> {
@@ -134,6 +154,13 @@ export class MemoryJobRepository implements JobRepository {
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
     return found ? toJob(found) : undefined;
   }
+}
+
+/** The job list's order: newest first, then by id descending (ids are lower-case canonical UUIDs). */
+function listOrder(a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }): number {
+  const byTime = b.createdAt.getTime() - a.createdAt.getTime();
+  if (byTime !== 0) return byTime;
+  return a.id === b.id ? 0 : a.id < b.id ? 1 : -1;
 }
 
 /**

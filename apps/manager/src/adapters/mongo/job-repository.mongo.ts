@@ -1,12 +1,12 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
-  ACTIVE_HASH_INDEX, createIndexArgs, decodeJobDocument, encodeNewJob, idFilter, indexesOwnedBy, isUuid, JOB_INDEXES, type JobDocument, terminalEventMarker,
+  ACTIVE_HASH_INDEX, createIndexArgs, decodeJobDocument, encodeNewJob, idFilter, indexesOwnedBy, isUuid, JOB_INDEXES, type JobDocument, terminalEventMarker, uuidToBinary,
 } from '@fetcher/contracts';
 import type { MappedFields, TenantContext } from '@fetcher/engine';
 import { type Model, type mongo } from 'mongoose';
 import type { Job, JobFilters, JobStatus } from '../../jobs/job';
-import type { CreateOutcome, DispatchClaim, InsertOutcome, JobRepository, StaleClaim, StaleJob } from '../../ports/job-repository.port';
+import type { CreateOutcome, DispatchClaim, InsertOutcome, JobListQuery, JobRepository, StaleClaim, StaleJob } from '../../ports/job-repository.port';
 import { JOB_MODEL } from './job.schema';
 import { isDuplicateKey, isIndexConflict, isNotFoundOnDrop } from './mongo-errors';
 
@@ -86,6 +86,25 @@ export class MongoJobRepository implements JobRepository, OnModuleInit {
     if (!isUuid(id)) return undefined; // no stored id is anything else
     const doc = await this.collection.findOne({ _id: idFilter(id) });
     return doc ? toJob(doc) : undefined;
+  }
+
+  async list(_tenant: TenantContext, query: JobListQuery): Promise<Job[]> {
+    const filter: mongo.Filter<JobDoc> = {};
+    if (query.source !== undefined) filter['metadata.source'] = query.source;
+    if (query.statuses !== undefined) filter.status = { $in: [...query.statuses] };
+    if (query.configName !== undefined) filter.datasources = query.configName;
+    if (query.createdFrom !== undefined || query.createdTo !== undefined) {
+      filter.created_at = {
+        ...(query.createdFrom !== undefined ? { $gte: query.createdFrom } : {}),
+        ...(query.createdTo !== undefined ? { $lt: query.createdTo } : {}),
+      };
+    }
+    if (query.after !== undefined) {
+      const { createdAt, id } = query.after;
+      filter.$or = [{ created_at: { $lt: createdAt } }, { created_at: createdAt, _id: { $lt: uuidToBinary(id) } }];
+    }
+    const docs = await this.collection.find(filter, { sort: { created_at: -1, _id: -1 }, limit: query.limit }).toArray();
+    return docs.map(toJob);
   }
 
   async findNewestByHashSince(_tenant: TenantContext, hash: string, since: Date): Promise<Job | undefined> {

@@ -1,3 +1,4 @@
+import { CancelJobHandler } from './commands/cancel-job.handler';
 import { CreateJobHandler } from './commands/create-job.handler';
 import { JobsController } from './jobs.controller';
 import { GetJobHandler } from './queries/get-job.handler';
@@ -5,4 +6,4 @@ import { ListJobsHandler } from './queries/list-jobs.handler';
 
 /** The jobs feature as the composition root mounts it: controllers and handlers, no bindings. */
 export const JOB_CONTROLLERS = [JobsController];
-export const JOB_HANDLERS = [CreateJobHandler, GetJobHandler, ListJobsHandler];
+export const JOB_HANDLERS = [CreateJobHandler, GetJobHandler, ListJobsHandler, CancelJobHandler];

@@ -1,6 +1,6 @@
-import { Body, Controller, Get, Headers, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Headers, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Authorize } from '../auth/authorize.decorator';
 import { MANAGER_CONFIG, type ManagerConfig } from '../config/manager.config';
@@ -9,15 +9,17 @@ import { ErrorBody, FieldErrorBody } from '../http/error-bodies';
 import { parseJsonObject } from '../http/json-body';
 import { optionalProductName } from '../http/product-header';
 import { jobRequestTenant } from '../http/request-tenant';
+import { requireIdParam } from '../http/uuid-param';
+import { CancelJobCommand } from './commands/cancel-job.command';
 import { CreateJobCommand } from './commands/create-job.command';
 import { CreateJobBody } from './dto/create-job.body';
 import { parseCreateJobRequest } from './dto/create-job.request';
 import { JobListResponse, jobListResponse } from './dto/job-list.response';
-import { CreateJobResponse, createJobResponse } from './dto/job.response';
+import { CreateJobResponse, createJobResponse, JobResponse, jobResponse } from './dto/job.response';
 import { JOB_LIST_MAX_LIMIT, parseListJobsRequest } from './dto/list-jobs.request';
 import { ListJobsQuery } from './queries/list-jobs.query';
 
-/** Job creation (202 new, 200 duplicate) and the job list. Reading a job is `job-status.route.ts`, served by Fastify directly. */
+/** Job creation (202 new, 200 duplicate), the job list, cancel and retry. Reading a job is `job-status.route.ts`, served by Fastify directly. */
 @ApiTags('jobs')
 @ApiBearerAuth('bearer')
 @ApiResponse({ status: 400, description: 'Validation error (E1)', type: ErrorBody })
@@ -64,5 +66,20 @@ export class JobsController {
     const product = optionalProductName(productHeader);
     const parsed = parseListJobsRequest(query);
     return jobListResponse(await this.queries.execute(new ListJobsQuery(jobRequestTenant(this.config.tenancy.tenantId, request), product, parsed)));
+  }
+
+  @Post(':id/cancel')
+  @Authorize('fetcher', 'post')
+  @ApiOperation({ operationId: 'cancelJob', summary: 'Cancel a job: at once while pending, by stopping its Worker while processing' })
+  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
+  @ApiResponse({ status: 200, description: 'The job is canceled (now, or already)', type: JobResponse })
+  @ApiResponse({ status: 202, description: 'The job is processing; its Worker was asked to stop and will write canceled', type: JobResponse })
+  @ApiResponse({ status: 404, description: 'No such job (FET-1001)', type: ErrorBody })
+  @ApiResponse({ status: 409, description: 'The job already completed or failed (FET-1022)', type: ErrorBody })
+  async cancel(@Param('id') id: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<JobResponse> {
+    const jobId = requireIdParam(id, 'job');
+    const { job, stopping } = await this.commands.execute(new CancelJobCommand(jobRequestTenant(this.config.tenancy.tenantId, request), jobId));
+    void reply.status(stopping ? 202 : 200);
+    return jobResponse(job);
   }
 }

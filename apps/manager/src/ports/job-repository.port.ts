@@ -86,6 +86,18 @@ export interface JobRepository {
    * it stores, including one that finished between those two moments.
    */
   insertUnlessReusable(tenant: TenantContext, job: Job, reusableSince: Date): Promise<CreateOutcome>;
+  /**
+   * Cancels a job only while it is `pending`: `canceled`, `completedAt` set, its hash freed, and the
+   * `job.canceled` body stored in the job's outbox marker (the Worker's repairer sends it). Answers
+   * whether it changed the job. A Worker that later receives the job's message finds it terminal.
+   */
+  cancelPending(tenant: TenantContext, id: string, at: Date, canceledEvent: string): Promise<boolean>;
+  /**
+   * Stamps `cancelRequestedAt` on a `processing` job that has none. Answers the job as it is after
+   * the call (a first or an earlier request stamped, or the job in another status by now), or
+   * `undefined` when it does not exist.
+   */
+  requestCancel(tenant: TenantContext, id: string, at: Date): Promise<Job | undefined>;
   /** Records a confirmed publish: sets `dispatchedAt`, counts the attempt, releases any sweep claim. */
   markDispatched(tenant: TenantContext, id: string, at: Date): Promise<void>;
   /**

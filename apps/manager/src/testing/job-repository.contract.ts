@@ -222,4 +222,42 @@ export function jobRepositoryContract(make: () => JobRepository | Promise<JobRep
       expect(seen.filter((id) => old.some((j) => j.id === id))).toEqual(ids(expected));
     });
   });
+
+  describe('cancel', () => {
+    const at = new Date('2026-01-01T00:05:00Z');
+
+    it('cancels a pending job once, freeing its hash and storing the job.canceled event', async () => {
+      const job = aJob();
+      await sut.insert(tenant, job);
+      expect(await sut.cancelPending(tenant, job.id, at, '{"status":"canceled"}')).toBe(true);
+      expect(await sut.findById(tenant, job.id)).toMatchObject({ status: 'canceled', completedAt: at, metadata: { source: 'reporter' } });
+      expect(await sut.cancelPending(tenant, job.id, at, '{}')).toBe(false);
+      expect(await sut.findNewestActiveByHash(tenant, job.requestHash)).toBeUndefined();
+      expect(await sut.insert(tenant, aJob({ requestHash: job.requestHash }))).toBe('inserted');
+    });
+
+    it('never cancels a job that is not pending', async () => {
+      const job = aJob({ status: 'processing' });
+      await sut.insert(tenant, job);
+      expect(await sut.cancelPending(tenant, job.id, at, '{}')).toBe(false);
+      expect(await sut.findById(tenant, job.id)).toMatchObject({ status: 'processing' });
+    });
+
+    it('stamps a processing job with the first cancel request only', async () => {
+      const job = aJob({ status: 'processing' });
+      await sut.insert(tenant, job);
+      expect(await sut.requestCancel(tenant, job.id, at)).toMatchObject({ id: job.id, status: 'processing', cancelRequestedAt: at });
+      expect(await sut.requestCancel(tenant, job.id, new Date('2026-01-01T00:06:00Z'))).toMatchObject({ cancelRequestedAt: at });
+      expect(await sut.findById(tenant, job.id)).toMatchObject({ cancelRequestedAt: at });
+    });
+
+    it('leaves a job in any other status as it is, and answers it', async () => {
+      const done = aJob({ status: 'completed' });
+      const waiting = aJob();
+      for (const job of [done, waiting]) await sut.insert(tenant, job);
+      expect(await sut.requestCancel(tenant, done.id, at)).toMatchObject({ status: 'completed' });
+      expect(await sut.requestCancel(tenant, waiting.id, at)).not.toHaveProperty('cancelRequestedAt');
+      expect(await sut.requestCancel(tenant, uuidv7(), at)).toBeUndefined();
+    });
+  });
 }

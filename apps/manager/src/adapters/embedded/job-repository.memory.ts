@@ -109,6 +109,28 @@ export class MemoryJobRepository implements JobRepository {
     return true;
   }
 
+  async cancelPending(_tenant: TenantContext, id: string, at: Date, canceledEvent: string): Promise<boolean> {
+    const job = this.table.get(id);
+    if (!job || job.status !== 'pending') return false;
+    job.status = 'canceled';
+    job.completedAt = at;
+    job.dispatchLockUntil = null;
+    // The Worker's outbox marker, as markDispatchFailed writes it: the embedded Worker's repairer sends the event.
+    job.metadata = { ...job.metadata, terminalEventPending: true, terminalEventStatus: 'canceled', terminalEventPayload: canceledEvent };
+    await this.table.persist(id);
+    return true;
+  }
+
+  async requestCancel(_tenant: TenantContext, id: string, at: Date): Promise<Job | undefined> {
+    const job = this.table.get(id);
+    if (!job) return undefined;
+    if (job.status === 'processing' && job.cancelRequestedAt === undefined) {
+      job.cancelRequestedAt = at;
+      await this.table.persist(id);
+    }
+    return toJob(job);
+  }
+
   async claimUndispatched(_tenant: TenantContext, claim: DispatchClaim): Promise<Job | undefined> {
     const chosen = this.table
       .all()

@@ -1,7 +1,7 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
-  ACTIVE_HASH_INDEX, createIndexArgs, decodeJobDocument, encodeNewJob, idFilter, indexesOwnedBy, isUuid, JOB_INDEXES, type JobDocument, terminalEventMarker, uuidToBinary,
+  ACTIVE_HASH_INDEX, CANCELED_STATUS, createIndexArgs, encodeCancelRequest, decodeJobDocument, encodeNewJob, idFilter, indexesOwnedBy, isUuid, JOB_INDEXES, type JobDocument, terminalEventMarker, uuidToBinary,
 } from '@fetcher/contracts';
 import type { MappedFields, TenantContext } from '@fetcher/engine';
 import { type Model, type mongo } from 'mongoose';
@@ -163,6 +163,24 @@ export class MongoJobRepository implements JobRepository, OnModuleInit {
       $set: { status: 'failed', dedup_active: false, completed_at: at, 'metadata.error': error, dispatch_lock_until: null, ...marker },
     });
     return result.modifiedCount > 0;
+  }
+
+  async cancelPending(_tenant: TenantContext, id: string, at: Date, canceledEvent: string): Promise<boolean> {
+    const result = await this.collection.updateOne({ _id: idFilter(id), status: 'pending' }, {
+      $set: { status: CANCELED_STATUS, dedup_active: false, completed_at: at, dispatch_lock_until: null, ...terminalEventMarker(CANCELED_STATUS, canceledEvent) },
+    });
+    return result.modifiedCount > 0;
+  }
+
+  async requestCancel(tenant: TenantContext, id: string, at: Date): Promise<Job | undefined> {
+    if (!isUuid(id)) return undefined;
+    // `null` also matches a missing field: the first request stamps, later ones leave its time.
+    const doc = await this.collection.findOneAndUpdate(
+      { _id: idFilter(id), status: 'processing', cancel_requested_at: null },
+      { $set: encodeCancelRequest(at) },
+      { returnDocument: 'after' },
+    );
+    return doc ? toJob(doc) : this.findById(tenant, id);
   }
 
   async claimUndispatched(_tenant: TenantContext, claim: DispatchClaim): Promise<Job | undefined> {

@@ -11,6 +11,7 @@ import { optionalProductName } from '../http/product-header';
 import { jobRequestTenant } from '../http/request-tenant';
 import { requireIdParam } from '../http/uuid-param';
 import { CancelJobCommand } from './commands/cancel-job.command';
+import { RetryJobCommand } from './commands/retry-job.command';
 import { CreateJobCommand } from './commands/create-job.command';
 import { CreateJobBody } from './dto/create-job.body';
 import { parseCreateJobRequest } from './dto/create-job.request';
@@ -80,6 +81,21 @@ export class JobsController {
     const jobId = requireIdParam(id, 'job');
     const { job, stopping } = await this.commands.execute(new CancelJobCommand(jobRequestTenant(this.config.tenancy.tenantId, request), jobId));
     void reply.status(stopping ? 202 : 200);
+    return jobResponse(job);
+  }
+
+  @Post(':id/retry')
+  @Authorize('fetcher', 'post')
+  @ApiOperation({ operationId: 'retryJob', summary: 'Retry a failed or canceled job as a new job with the same request' })
+  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
+  @ApiResponse({ status: 202, description: 'The new job (retryOf names the retried one), queued for the Worker', type: JobResponse })
+  @ApiResponse({ status: 200, description: 'The job was retried already: its retry', type: JobResponse })
+  @ApiResponse({ status: 404, description: 'No such job (FET-1001)', type: ErrorBody })
+  @ApiResponse({ status: 409, description: 'The job is not failed or canceled, or an identical request is active (FET-1023)', type: ErrorBody })
+  async retry(@Param('id') id: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<JobResponse> {
+    const jobId = requireIdParam(id, 'job');
+    const { job, created } = await this.commands.execute(new RetryJobCommand(jobRequestTenant(this.config.tenancy.tenantId, request), jobId));
+    void reply.status(created ? 202 : 200);
     return jobResponse(job);
   }
 }

@@ -10,6 +10,17 @@ export type InsertOutcome = 'inserted' | 'duplicate_active';
  */
 export type CreateOutcome = { readonly created: true } | { readonly created: false; readonly existing: Job } | { readonly created: false; readonly contended: true };
 
+/**
+ * What retrying a job came to: the retry stored and linked; the job's earlier retry (it was retried
+ * already); an identical request active (nothing stored); or the job in a status that is not retried.
+ */
+export type RetryOutcome =
+  | { readonly kind: 'created' }
+  | { readonly kind: 'retried_already'; readonly retry: Job }
+  | { readonly kind: 'duplicate_active' }
+  | { readonly kind: 'not_retryable'; readonly status: JobStatus }
+  | { readonly kind: 'not_found' };
+
 /** What the dispatch sweep needs to claim a job nobody confirmed as published. */
 export interface DispatchClaim {
   /** Only jobs created before this instant are candidates. */
@@ -98,6 +109,13 @@ export interface JobRepository {
    * `undefined` when it does not exist.
    */
   requestCancel(tenant: TenantContext, id: string, at: Date): Promise<Job | undefined>;
+  /**
+   * Stores `retry` (a new `pending` job with `retryOf` set) for the `failed` or `canceled` job it
+   * names, and sets that job's `retriedBy`: a job is retried at most once, concurrent calls
+   * included. No reuse window applies (that is what a retry bypasses), but the active-hash rule
+   * does: while an identical request is active nothing is stored.
+   */
+  insertRetry(tenant: TenantContext, retry: Job & { readonly retryOf: string }): Promise<RetryOutcome>;
   /** Records a confirmed publish: sets `dispatchedAt`, counts the attempt, releases any sweep claim. */
   markDispatched(tenant: TenantContext, id: string, at: Date): Promise<void>;
   /**

@@ -260,4 +260,36 @@ export function jobRepositoryContract(make: () => JobRepository | Promise<JobRep
       expect(await sut.requestCancel(tenant, uuidv7(), at)).toBeUndefined();
     });
   });
+
+  describe('insertRetry', () => {
+    const retryFor = (original: Pick<Job, 'id' | 'requestHash'>): Job & { retryOf: string } => ({
+      ...aJob({ requestHash: original.requestHash, createdAt: new Date('2026-01-01T00:10:00Z') }),
+      retryOf: original.id,
+    });
+
+    it('stores the retry of a failed or canceled job and links both, once', async () => {
+      const original = aJob({ status: 'canceled' });
+      await sut.insert(tenant, original);
+      const retry = retryFor(original);
+      expect(await sut.insertRetry(tenant, retry)).toEqual({ kind: 'created' });
+      expect(await sut.findById(tenant, retry.id)).toEqual(retry);
+      expect(await sut.findById(tenant, original.id)).toMatchObject({ status: 'canceled', retriedBy: retry.id });
+      expect(await sut.insertRetry(tenant, retryFor(original))).toEqual({ kind: 'retried_already', retry });
+      // The retry is an active job like any other: identical requests deduplicate against it.
+      expect((await sut.findNewestActiveByHash(tenant, original.requestHash))?.id).toBe(retry.id);
+    });
+
+    it('stores nothing for a job that is not failed or canceled, an unknown one, or while an identical request is active', async () => {
+      const done = aJob({ status: 'completed' });
+      const failed = aJob({ status: 'failed' });
+      const running = aJob({ status: 'processing', requestHash: failed.requestHash });
+      for (const job of [done, failed, running]) await sut.insert(tenant, job);
+      expect(await sut.insertRetry(tenant, retryFor(done))).toEqual({ kind: 'not_retryable', status: 'completed' });
+      expect(await sut.insertRetry(tenant, retryFor({ id: uuidv7(), requestHash: randomUUID() }))).toEqual({ kind: 'not_found' });
+      const refused = retryFor(failed);
+      expect(await sut.insertRetry(tenant, refused)).toEqual({ kind: 'duplicate_active' });
+      expect(await sut.findById(tenant, refused.id)).toBeUndefined();
+      expect(await sut.findById(tenant, failed.id)).not.toHaveProperty('retriedBy');
+    });
+  });
 }

@@ -1,7 +1,7 @@
 import type { TenantContext } from '@fetcher/engine';
 import type { JobTable, StoredJob } from '@fetcher/contracts';
 import { isActive, type Job } from '../../jobs/job';
-import type { CreateOutcome, DispatchClaim, InsertOutcome, JobListQuery, JobRepository, StaleClaim, StaleJob } from '../../ports/job-repository.port';
+import type { CreateOutcome, DispatchClaim, InsertOutcome, JobListQuery, JobRepository, RetryOutcome, StaleClaim, StaleJob } from '../../ports/job-repository.port';
 
 /** The Worker's outbox marker lives in `metadata`, as in MongoDB; the Manager never shows it. */
 const OUTBOX_KEYS = new Set(['terminalEventPending', 'terminalEventStatus', 'terminalEventPayload']);
@@ -129,6 +129,20 @@ export class MemoryJobRepository implements JobRepository {
       await this.table.persist(id);
     }
     return toJob(job);
+  }
+
+  /** Checks, link and store in one synchronous step, as the other writes here. */
+  async insertRetry(_tenant: TenantContext, retry: Job & { readonly retryOf: string }): Promise<RetryOutcome> {
+    const original = this.table.get(retry.retryOf);
+    if (!original) return { kind: 'not_found' };
+    const earlier = original.retriedBy !== undefined ? this.table.get(original.retriedBy) : undefined;
+    if (earlier) return { kind: 'retried_already', retry: toJob(earlier) };
+    if (original.status !== 'failed' && original.status !== 'canceled') return { kind: 'not_retryable', status: original.status };
+    if (this.table.all().some((j) => j.requestHash === retry.requestHash && isActive(j.status))) return { kind: 'duplicate_active' };
+    original.retriedBy = retry.id;
+    const stored = this.#add(retry);
+    await Promise.all([stored, this.table.persist(original.id)]);
+    return { kind: 'created' };
   }
 
   async claimUndispatched(_tenant: TenantContext, claim: DispatchClaim): Promise<Job | undefined> {

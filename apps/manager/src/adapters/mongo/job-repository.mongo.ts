@@ -6,7 +6,7 @@ import {
 import type { MappedFields, TenantContext } from '@fetcher/engine';
 import { type Model, type mongo } from 'mongoose';
 import type { Job, JobFilters, JobStatus } from '../../jobs/job';
-import type { CreateOutcome, DispatchClaim, InsertOutcome, JobListQuery, JobRepository, StaleClaim, StaleJob } from '../../ports/job-repository.port';
+import type { CreateOutcome, DispatchClaim, InsertOutcome, JobListQuery, JobRepository, RetryOutcome, StaleClaim, StaleJob } from '../../ports/job-repository.port';
 import { JOB_MODEL } from './job.schema';
 import { isDuplicateKey, isIndexConflict, isNotFoundOnDrop } from './mongo-errors';
 
@@ -181,6 +181,29 @@ export class MongoJobRepository implements JobRepository, OnModuleInit {
       { returnDocument: 'after' },
     );
     return doc ? toJob(doc) : this.findById(tenant, id);
+  }
+
+  /**
+   * The link on the retried job is written first, conditionally, so it is the lock: of concurrent
+   * retries one sets it and inserts, the others find it set. A refused insert takes it back.
+   */
+  async insertRetry(tenant: TenantContext, retry: Job & { readonly retryOf: string }): Promise<RetryOutcome> {
+    const claimed = await this.collection.findOneAndUpdate(
+      { _id: idFilter(retry.retryOf), status: { $in: ['failed', 'canceled'] }, retried_by: null },
+      { $set: { retried_by: retry.id } },
+    );
+    if (!claimed) {
+      const original = await this.findById(tenant, retry.retryOf);
+      if (!original) return { kind: 'not_found' };
+      if (original.retriedBy !== undefined) {
+        const earlier = await this.findById(tenant, original.retriedBy);
+        if (earlier) return { kind: 'retried_already', retry: earlier };
+      }
+      return { kind: 'not_retryable', status: original.status };
+    }
+    if ((await this.insert(tenant, retry)) === 'inserted') return { kind: 'created' };
+    await this.collection.updateOne({ _id: idFilter(retry.retryOf), retried_by: retry.id }, { $unset: { retried_by: '' } });
+    return { kind: 'duplicate_active' };
   }
 
   async claimUndispatched(_tenant: TenantContext, claim: DispatchClaim): Promise<Job | undefined> {

@@ -92,11 +92,11 @@ export const Errors = {
     ),
   forbiddenHost: () => new AppError('validation', 'FET-0414', 'Forbidden Host', 'Host is not a valid external database endpoint'),
   invalidJobListParameter: (parameter: string, expected: string) =>
-    new AppError('validation', 'FET-0415', 'Invalid Job List Parameter', `The job list parameter '${parameter}' is invalid: ${expected}.`),
+    new AppError('validation', 'FET-0416', 'Invalid Job List Parameter', `The job list parameter '${parameter}' is invalid: ${expected}.`),
   invalidJobListCursor: () =>
     new AppError(
       'validation',
-      'FET-0416',
+      'FET-0417',
       'Invalid Cursor',
       "The 'cursor' parameter is not a cursor this service issued. Pass the nextCursor of the previous page unchanged, or leave it out to start over.",
     ),

@@ -158,12 +158,12 @@ describe('job control routes (list, cancel, retry) against RabbitMQ and the Mong
     });
 
     it.each([
-      ['status=running', 400, 'FET-0415'],
-      ['createdFrom=tomorrow', 400, 'FET-0415'],
+      ['status=running', 400, 'FET-0416'],
+      ['createdFrom=tomorrow', 400, 'FET-0416'],
       ['limit=101', 400, 'FET-0406'],
-      ['limit=0', 400, 'FET-0415'],
-      ['cursor=abc', 400, 'FET-0416'],
-      ['configName=a%20b', 400, 'FET-0415'],
+      ['limit=0', 400, 'FET-0416'],
+      ['cursor=abc', 400, 'FET-0417'],
+      ['configName=a%20b', 400, 'FET-0416'],
     ])('answers %s with %d %s', async (query, status, code) => {
       const res = await call('GET', `/v1/fetcher?${query}`);
       expect(res.status).toBe(status);

@@ -62,7 +62,7 @@ export class JobsController {
   @ApiQuery({ name: 'cursor', required: false, description: 'The nextCursor of the previous page' })
   @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: JOB_LIST_MAX_LIMIT, default: 20 } })
   @ApiResponse({ status: 200, description: 'A page of jobs', type: JobListResponse })
-  @ApiResponse({ status: 400, description: 'Bad X-Product-Name (FET-0403), parameter (FET-0415), cursor (FET-0416) or limit over 100 (FET-0406)', type: ErrorBody })
+  @ApiResponse({ status: 400, description: 'Bad X-Product-Name (FET-0403), parameter (FET-0416), cursor (FET-0417) or limit over 100 (FET-0406)', type: ErrorBody })
   async list(@Headers('x-product-name') productHeader: unknown, @Query() query: Record<string, unknown>, @Req() request: FastifyRequest): Promise<JobListResponse> {
     const product = optionalProductName(productHeader);
     const parsed = parseListJobsRequest(query);

@@ -41,19 +41,19 @@ describe(parseListJobsRequest.name, () => {
   });
 
   it.each([
-    [{ status: 'running' }, 'FET-0415'],
-    [{ status: 'failed,' }, 'FET-0415'],
-    [{ createdFrom: 'yesterday' }, 'FET-0415'],
-    [{ createdFrom: '2026-02-31' }, 'FET-0415'],
-    [{ createdTo: '2026-01-01T00:00:00' }, 'FET-0415'], // no offset: ambiguous
-    [{ createdFrom: '2026-01-02', createdTo: '2026-01-02' }, 'FET-0415'],
-    [{ configName: 'a.b' }, 'FET-0415'],
-    [{ configName: ['a', 'b'] }, 'FET-0415'],
-    [{ limit: '0' }, 'FET-0415'],
-    [{ limit: '1.5' }, 'FET-0415'],
+    [{ status: 'running' }, 'FET-0416'],
+    [{ status: 'failed,' }, 'FET-0416'],
+    [{ createdFrom: 'yesterday' }, 'FET-0416'],
+    [{ createdFrom: '2026-02-31' }, 'FET-0416'],
+    [{ createdTo: '2026-01-01T00:00:00' }, 'FET-0416'], // no offset: ambiguous
+    [{ createdFrom: '2026-01-02', createdTo: '2026-01-02' }, 'FET-0416'],
+    [{ configName: 'a.b' }, 'FET-0416'],
+    [{ configName: ['a', 'b'] }, 'FET-0416'],
+    [{ limit: '0' }, 'FET-0416'],
+    [{ limit: '1.5' }, 'FET-0416'],
     [{ limit: '101' }, 'FET-0406'],
-    [{ cursor: 'not-a-cursor' }, 'FET-0416'],
-    [{ cursor: Buffer.from('{"c":"2026-01-01","i":"x"}').toString('base64url') }, 'FET-0416'],
+    [{ cursor: 'not-a-cursor' }, 'FET-0417'],
+    [{ cursor: Buffer.from('{"c":"2026-01-01","i":"x"}').toString('base64url') }, 'FET-0417'],
   ])('refuses %j with %s', (query, code) => {
     expect(codeOf(query)).toBe(code);
   });

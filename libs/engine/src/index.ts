@@ -7,7 +7,14 @@ export {
   ErrorText,
   ValidationText,
   filterTypeMismatchText,
+  IncrementalText,
+  incrementalText,
+  type IncrementalRefusal,
   isEngineError,
+  CONNECT_REASONS,
+  connectReasonOf,
+  type ConnectReason,
+  type EngineErrorOptions,
   type ErrorCategory,
 } from './errors';
 export * from './models';
@@ -25,8 +32,10 @@ export { CanonicalDocumentWriter, type ChunkOutput } from './canonical/document-
 export { createEngine, type Engine, type EngineOptions } from './engine';
 export type { TestConnectionResult } from './connections/connection-tester';
 export { createTenantContext, isTenantId } from './tenant';
+export { filterProblems, type FilterProblem } from './planner/filter-problems';
 export { withConnectionSecrets } from './connections/secrets';
 export { ReadOnlyConnectionStore } from './connections/read-only-connection-store';
+export { comparePositions, normaliseBound, toPosition, ORDERABLE_KINDS, type Bounds } from './incremental/position';
 export {
   normaliseFilterValue,
   parseInstant,

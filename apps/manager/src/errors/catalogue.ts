@@ -1,3 +1,4 @@
+import type { ConnectReason, FilterProblem } from '@fetcher/engine';
 import { AppError } from './app-error';
 
 /**
@@ -91,6 +92,17 @@ export const Errors = {
       `Invalid SSL mode. The provided SSL mode '${mode}' is not supported. Please use a valid SSL mode for this database type.`,
     ),
   forbiddenHost: () => new AppError('validation', 'FET-0414', 'Forbidden Host', 'Host is not a valid external database endpoint'),
+  /** Filters that cannot be applied as sent; the message and each entry name the filter and what is wrong. */
+  invalidFilter: (problems: readonly FilterProblem[]) =>
+    new AppError('validation', 'FET-0415', 'Invalid Filter', problems.map((p) => p.message).join('; '), {
+      errors: problems.map(({ configName, table, field, operator, message }) => ({
+        ...(configName !== undefined ? { dataSourceId: configName } : {}),
+        ...(table !== undefined ? { table } : {}),
+        ...(field !== undefined ? { field } : {}),
+        ...(operator !== undefined ? { operator } : {}),
+        message,
+      })),
+    }),
   invalidJobListParameter: (parameter: string, expected: string) =>
     new AppError('validation', 'FET-0416', 'Invalid Job List Parameter', `The job list parameter '${parameter}' is invalid: ${expected}.`),
   invalidJobListCursor: () =>
@@ -161,8 +173,9 @@ export const Errors = {
       `Connection test limit reached. Try again in ${retryAfterSeconds} seconds.`,
       { dialect: 'numeric', headers: { 'Retry-After': String(retryAfterSeconds) } },
     ),
-  databaseConnectionError: () =>
-    new AppError('connect', '500', 'Database Connection Error', Texts.databaseConnection, { dialect: 'numeric' }),
+  /** `reason` (an additional field, improved): the class of failure when the driver's codes told it. */
+  databaseConnectionError: (reason?: ConnectReason) =>
+    new AppError('connect', '500', 'Database Connection Error', Texts.databaseConnection, { dialect: 'numeric', ...(reason ? { reason } : {}) }),
   schemaRetrievalError: () =>
     new AppError('internal', '500', 'Schema Retrieval Error', Texts.schemaRetrieval, { dialect: 'numeric' }),
 } as const;

@@ -1,11 +1,11 @@
 import { Body, Controller, Get, Headers, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiExtraModels, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Authorize } from '../auth/authorize.decorator';
 import { MANAGER_CONFIG, type ManagerConfig } from '../config/manager.config';
 import { Errors } from '../errors/catalogue';
-import { ErrorBody, FieldErrorBody } from '../http/error-bodies';
+import { ErrorBody, FieldErrorBody, InvalidFilterErrorBody } from '../http/error-bodies';
 import { parseJsonObject } from '../http/json-body';
 import { optionalProductName } from '../http/product-header';
 import { jobRequestTenant } from '../http/request-tenant';
@@ -22,6 +22,7 @@ import { ListJobsQuery } from './queries/list-jobs.query';
 
 /** Job creation (202 new, 200 duplicate), the job list, cancel and retry. Reading a job is `job-status.route.ts`, served by Fastify directly. */
 @ApiTags('jobs')
+@ApiExtraModels(ErrorBody, FieldErrorBody, InvalidFilterErrorBody)
 @ApiBearerAuth('bearer')
 @ApiResponse({ status: 400, description: 'Validation error (E1)', type: ErrorBody })
 @ApiResponse({ status: 401, description: 'Missing or unreadable token (plain text), when authorization is on' })
@@ -41,7 +42,11 @@ export class JobsController {
   @ApiBody({ type: CreateJobBody })
   @ApiResponse({ status: 202, description: 'New job, queued for the Worker', type: CreateJobResponse })
   @ApiResponse({ status: 200, description: 'Duplicate request: the existing job', type: CreateJobResponse })
-  @ApiResponse({ status: 400, description: 'Missing mappedFields (E2 FET-0402) or another validation error (E1)', type: FieldErrorBody })
+  @ApiResponse({
+    status: 400,
+    description: 'Missing mappedFields (FET-0402 with `fields`), filters that cannot be applied (FET-0415 with `errors`), or another validation error',
+    schema: { oneOf: [{ $ref: getSchemaPath(FieldErrorBody) }, { $ref: getSchemaPath(InvalidFilterErrorBody) }, { $ref: getSchemaPath(ErrorBody) }] },
+  })
   @ApiResponse({ status: 413, description: 'Body over 4 MiB' })
   async create(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<CreateJobResponse> {
     const parsed = parseCreateJobRequest(parseJsonObject(body));

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ConfigError } from '@fetcher/platform';
 import { CliError, EXIT, usageError, type ExitCode } from './cli-error';
+import { JOBS_CANCEL_HELP, JOBS_LIST_HELP, jobsCancel, jobsList } from './commands/jobs.command';
 import { KEYS_DERIVE_HELP, keysDerive } from './commands/keys-derive.command';
 import { RESULT_DECRYPT_HELP, resultDecrypt } from './commands/result-decrypt.command';
 import { RESULT_VERIFY_HELP, resultVerify } from './commands/result-verify.command';
@@ -10,12 +11,14 @@ import type { CliIo } from './io';
 
 export const MAIN_HELP = `Usage: fetcher <command> [options]
 
-Tools for Fetcher's keys and extraction results.
+Tools for Fetcher's keys, extraction results and jobs.
 
 Commands:
   keys derive              print the four sub-keys derived from a master key
   result decrypt [JOB_ID]  decrypt a stored result, check its HMAC, print the JSON
   result verify [JOB_ID]   check a stored result's authenticity and HMAC without printing it
+  jobs list                list a Manager's jobs, newest first
+  jobs cancel JOB_ID       cancel a job on a Manager
   help [COMMAND]           show help for a command
 
 Options:
@@ -27,10 +30,13 @@ Environment:
   FETCHER_DATA_DIR         the standalone data directory (default ./.fetcher-data)
   OBJECT_STORAGE_BUCKET    read results from S3-compatible storage; with OBJECT_STORAGE_ENDPOINT,
                            _REGION, _KEY_PREFIX, _USE_PATH_STYLE, _ACCESS_KEY_ID, _SECRET_KEY
+  FETCHER_MANAGER_URL      the Manager of the jobs commands (default http://localhost:4006)
+  FETCHER_MANAGER_TOKEN    sent to it as a bearer token
 
 Exit status:
   0 success, 1 the result failed authentication or its HMAC did not match,
-  2 usage or configuration error, 3 any other failure (missing result, unreachable storage)
+  2 usage or configuration error, 3 any other failure (missing result, unreachable storage,
+  a Manager that refused the request or cannot be reached)
 `;
 
 type Command = (args: readonly string[], config: () => CliConfig, io: CliIo) => Promise<ExitCode>;
@@ -39,8 +45,10 @@ const COMMANDS: Readonly<Record<string, { run: Command; help: string }>> = {
   'keys derive': { run: keysDerive, help: KEYS_DERIVE_HELP },
   'result decrypt': { run: resultDecrypt, help: RESULT_DECRYPT_HELP },
   'result verify': { run: resultVerify, help: RESULT_VERIFY_HELP },
+  'jobs list': { run: jobsList, help: JOBS_LIST_HELP },
+  'jobs cancel': { run: jobsCancel, help: JOBS_CANCEL_HELP },
 };
-const GROUPS = new Set(['keys', 'result']);
+const GROUPS = new Set(['keys', 'result', 'jobs']);
 
 /** The help of every command of a group (`fetcher help result`, `fetcher result --help`). */
 function groupHelp(group: string): string {

@@ -5,4 +5,6 @@ export interface CliIo {
   readonly stdout: Writable & { readonly isTTY?: boolean };
   readonly stderr: Writable;
   readonly stdin: Readable;
+  /** HTTP for the commands that call a Manager; the global `fetch` when absent (tests inject one). */
+  readonly fetch?: typeof fetch;
 }

@@ -53,7 +53,7 @@ export interface ManagerModuleOptions {
 /**
  * Adapters that replace the production ones: `imports` replace the MongoDB module, and `providers`
  * are bound after the module's own, so each replaces the provider of the same token. A host that
- * binds JOB_PUBLISHER also replaces the RabbitMQ publisher, which is then never built (it would
+ * binds JOB_PUBLISHER (it then binds JOB_CONTROL_PUBLISHER too) also replaces the RabbitMQ publisher, which is then never built (it would
  * connect), along with its `rabbitmq` readiness check.
  */
 export interface ManagerInfrastructure {

@@ -6,6 +6,8 @@ import {
   CLOCK as MANAGER_CLOCK,
   CONNECTION_REPOSITORY,
   JOB_PUBLISHER,
+  JOB_CONTROL_PUBLISHER,
+  InProcessJobControlPublisher,
   JOB_REPOSITORY,
   type ManagerConfig,
   type ManagerInfrastructure,
@@ -52,6 +54,8 @@ export function managerInfrastructure(backends: Backends, config: ManagerConfig)
         inject: [MANAGER_CLOCK],
         useFactory: (clock: Clock) => new InProcessJobPublisher(backends.queue, config.amqp.workQueue, config.keyRing.current().internalHmac, clock),
       },
+      // The embedded Worker shares the job table, so its lease renewal sees a cancel request without a message.
+      { provide: JOB_CONTROL_PUBLISHER, useValue: new InProcessJobControlPublisher() },
       // Binding JOB_PUBLISHER leaves the RabbitMQ publisher and its readiness check unbuilt.
       embeddedProbes(backends),
     ],

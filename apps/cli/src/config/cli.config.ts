@@ -18,7 +18,13 @@ export interface CliConfig {
   readonly dataDir: string;
   /** Present when `OBJECT_STORAGE_BUCKET` is set. */
   readonly objectStorage?: ObjectStorageConfig;
+  /** The Manager the `jobs` commands call (`FETCHER_MANAGER_URL`, default `http://localhost:4006`). */
+  readonly managerUrl: string;
+  /** Sent as `Authorization: Bearer …` when set (`FETCHER_MANAGER_TOKEN`). */
+  readonly managerToken?: string;
 }
+
+export const DEFAULT_MANAGER_URL = 'http://localhost:4006';
 
 export const DEFAULT_DATA_DIR = '.fetcher-data';
 
@@ -59,8 +65,18 @@ export function loadCliConfig(env: Readonly<Record<string, string | undefined>>,
     });
   }
 
+  const managerUrl = read('FETCHER_MANAGER_URL') ?? DEFAULT_MANAGER_URL;
+  if (!isHttpUrl(managerUrl)) problems.push('FETCHER_MANAGER_URL: must be an http(s) URL without credentials');
+  const managerToken = read('FETCHER_MANAGER_TOKEN');
+
   if (problems.length > 0) throw new ConfigError(problems);
-  return Object.freeze({ ...(masterKey ? { masterKey } : {}), dataDir, ...(objectStorage ? { objectStorage } : {}) });
+  return Object.freeze({
+    ...(masterKey ? { masterKey } : {}),
+    dataDir,
+    ...(objectStorage ? { objectStorage } : {}),
+    managerUrl,
+    ...(managerToken !== undefined ? { managerToken } : {}),
+  });
 }
 
 /** Strict standard base64 of at least 32 bytes, as the services require; `where` names the source, never the value. */

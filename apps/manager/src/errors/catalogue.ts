@@ -103,6 +103,15 @@ export const Errors = {
         message,
       })),
     }),
+  invalidJobListParameter: (parameter: string, expected: string) =>
+    new AppError('validation', 'FET-0416', 'Invalid Job List Parameter', `The job list parameter '${parameter}' is invalid: ${expected}.`),
+  invalidJobListCursor: () =>
+    new AppError(
+      'validation',
+      'FET-0417',
+      'Invalid Cursor',
+      "The 'cursor' parameter is not a cursor this service issued. Pass the nextCursor of the previous page unchanged, or leave it out to start over.",
+    ),
 
   // 10xx: domain
   entityNotFound: (entity: EntityKind) =>
@@ -140,6 +149,12 @@ export const Errors = {
     new AppError('validation', 'FET-1020', 'Missing Data Source', `No connection configured for datasource '${name}'`),
   jobInProgress: (action: 'update' | 'delete') =>
     new AppError('conflict', 'FET-1021', 'Job In Progress', `cannot ${action} connection with active jobs`),
+  jobNotCancelable: (status: string) =>
+    new AppError('conflict', 'FET-1022', 'Job Not Cancelable', `The job is already ${status} and cannot be canceled.`),
+  jobNotRetryable: (status: string) =>
+    new AppError('conflict', 'FET-1023', 'Job Not Retryable', `Only failed or canceled jobs can be retried; this job is ${status}.`),
+  retryAlreadyActive: () =>
+    new AppError('conflict', 'FET-1023', 'Job Not Retryable', 'An identical request is already pending or processing; wait for it, or cancel it first.'),
   connectionDown: (name: string) =>
     new AppError('validation', 'FET-1040', 'Connection Down', `Connection '${name}' is not available`),
   schemaValidationFailed: (errors: readonly Readonly<Record<string, string>>[]) =>

@@ -1,19 +1,26 @@
-import { Body, Controller, Inject, Post, Req, Res } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
-import { ApiBearerAuth, ApiBody, ApiExtraModels, ApiOperation, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiBody, ApiExtraModels, ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Authorize } from '../auth/authorize.decorator';
 import { MANAGER_CONFIG, type ManagerConfig } from '../config/manager.config';
 import { Errors } from '../errors/catalogue';
 import { ErrorBody, FieldErrorBody, InvalidFilterErrorBody } from '../http/error-bodies';
 import { parseJsonObject } from '../http/json-body';
+import { optionalProductName } from '../http/product-header';
 import { jobRequestTenant } from '../http/request-tenant';
+import { requireIdParam } from '../http/uuid-param';
+import { CancelJobCommand } from './commands/cancel-job.command';
+import { RetryJobCommand } from './commands/retry-job.command';
 import { CreateJobCommand } from './commands/create-job.command';
 import { CreateJobBody } from './dto/create-job.body';
 import { parseCreateJobRequest } from './dto/create-job.request';
-import { CreateJobResponse, createJobResponse } from './dto/job.response';
+import { JobListResponse, jobListResponse } from './dto/job-list.response';
+import { CreateJobResponse, createJobResponse, JobResponse, jobResponse } from './dto/job.response';
+import { JOB_LIST_MAX_LIMIT, parseListJobsRequest } from './dto/list-jobs.request';
+import { ListJobsQuery } from './queries/list-jobs.query';
 
-/** Job creation (202 new, 200 duplicate). Reading a job is `job-status.route.ts`, served by Fastify directly. */
+/** Job creation (202 new, 200 duplicate), the job list, cancel and retry. Reading a job is `job-status.route.ts`, served by Fastify directly. */
 @ApiTags('jobs')
 @ApiExtraModels(ErrorBody, FieldErrorBody, InvalidFilterErrorBody)
 @ApiBearerAuth('bearer')
@@ -25,6 +32,7 @@ import { CreateJobResponse, createJobResponse } from './dto/job.response';
 export class JobsController {
   constructor(
     private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
     @Inject(MANAGER_CONFIG) private readonly config: ManagerConfig,
   ) {}
 
@@ -46,5 +54,53 @@ export class JobsController {
     const { job, duplicate } = await this.commands.execute(new CreateJobCommand(jobRequestTenant(this.config.tenancy.tenantId, request), parsed.request));
     void reply.status(duplicate ? 200 : 202);
     return createJobResponse(job, duplicate);
+  }
+
+  @Get()
+  @Authorize('fetcher', 'get')
+  @ApiOperation({ operationId: 'listJobs', summary: "List the caller's jobs, newest first, a page at a time" })
+  @ApiHeader({ name: 'X-Product-Name', required: false, description: "Lists only this product's jobs (those whose metadata.source it is)" })
+  @ApiQuery({ name: 'status', required: false, isArray: true, enum: ['pending', 'processing', 'completed', 'failed', 'canceled'], description: 'Repeatable, or comma-separated' })
+  @ApiQuery({ name: 'createdFrom', required: false, description: 'RFC 3339 date-time or date; inclusive' })
+  @ApiQuery({ name: 'createdTo', required: false, description: 'RFC 3339 date-time or date; exclusive' })
+  @ApiQuery({ name: 'configName', required: false, description: 'Only jobs that map this datasource' })
+  @ApiQuery({ name: 'cursor', required: false, description: 'The nextCursor of the previous page' })
+  @ApiQuery({ name: 'limit', required: false, schema: { type: 'integer', minimum: 1, maximum: JOB_LIST_MAX_LIMIT, default: 20 } })
+  @ApiResponse({ status: 200, description: 'A page of jobs', type: JobListResponse })
+  @ApiResponse({ status: 400, description: 'Bad X-Product-Name (FET-0403), parameter (FET-0416), cursor (FET-0417) or limit over 100 (FET-0406)', type: ErrorBody })
+  async list(@Headers('x-product-name') productHeader: unknown, @Query() query: Record<string, unknown>, @Req() request: FastifyRequest): Promise<JobListResponse> {
+    const product = optionalProductName(productHeader);
+    const parsed = parseListJobsRequest(query);
+    return jobListResponse(await this.queries.execute(new ListJobsQuery(jobRequestTenant(this.config.tenancy.tenantId, request), product, parsed)));
+  }
+
+  @Post(':id/cancel')
+  @Authorize('fetcher', 'post')
+  @ApiOperation({ operationId: 'cancelJob', summary: 'Cancel a job: at once while pending, by stopping its Worker while processing' })
+  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
+  @ApiResponse({ status: 200, description: 'The job is canceled (now, or already)', type: JobResponse })
+  @ApiResponse({ status: 202, description: 'The job is processing; its Worker was asked to stop and will write canceled', type: JobResponse })
+  @ApiResponse({ status: 404, description: 'No such job (FET-1001)', type: ErrorBody })
+  @ApiResponse({ status: 409, description: 'The job already completed or failed (FET-1022)', type: ErrorBody })
+  async cancel(@Param('id') id: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<JobResponse> {
+    const jobId = requireIdParam(id, 'job');
+    const { job, stopping } = await this.commands.execute(new CancelJobCommand(jobRequestTenant(this.config.tenancy.tenantId, request), jobId));
+    void reply.status(stopping ? 202 : 200);
+    return jobResponse(job);
+  }
+
+  @Post(':id/retry')
+  @Authorize('fetcher', 'post')
+  @ApiOperation({ operationId: 'retryJob', summary: 'Retry a failed or canceled job as a new job with the same request' })
+  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
+  @ApiResponse({ status: 202, description: 'The new job (retryOf names the retried one), queued for the Worker', type: JobResponse })
+  @ApiResponse({ status: 200, description: 'The job was retried already: its retry', type: JobResponse })
+  @ApiResponse({ status: 404, description: 'No such job (FET-1001)', type: ErrorBody })
+  @ApiResponse({ status: 409, description: 'The job is not failed or canceled, or an identical request is active (FET-1023)', type: ErrorBody })
+  async retry(@Param('id') id: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<JobResponse> {
+    const jobId = requireIdParam(id, 'job');
+    const { job, created } = await this.commands.execute(new RetryJobCommand(jobRequestTenant(this.config.tenancy.tenantId, request), jobId));
+    void reply.status(created ? 202 : 200);
+    return jobResponse(job);
   }
 }

@@ -54,4 +54,11 @@ export function activeExecutionCheckerContract(make: () => ActiveExecutionChecke
     expect(await sut.checker.hasActiveExecutions(tenant, 'crm-eu-2')).toBe(false);
     expect(await sut.checker.hasActiveExecutions(tenant, 'constructor')).toBe(false);
   });
+
+  it('counts a canceled job as ended, like any terminal one', async () => {
+    const job = aJob({ crm: { users: ['id'] } });
+    await sut.jobs.insert(tenant, job);
+    expect(await sut.jobs.cancelPending(tenant, job.id, new Date('2026-01-01T00:00:01.000Z'), '{}')).toBe(true);
+    expect(await sut.checker.hasActiveExecutions(tenant, 'crm')).toBe(false);
+  });
 }

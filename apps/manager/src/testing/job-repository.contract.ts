@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createTenantContext } from '@fetcher/engine';
 import { v7 as uuidv7 } from 'uuid';
 import type { Job } from '../jobs/job';
-import type { JobRepository } from '../ports/job-repository.port';
+import type { JobListPosition, JobListQuery, JobRepository } from '../ports/job-repository.port';
 
 const tenant = createTenantContext('default');
 
@@ -159,5 +159,137 @@ export function jobRepositoryContract(make: () => JobRepository | Promise<JobRep
     // hides it); that the stored event reaches the Worker is tested with each repository's Worker side.
     expect(await sut.findById(tenant, job.id)).toMatchObject({ status: 'failed', metadata: { source: 'reporter', error: 'gone' } });
     expect(await sut.markDispatchFailed(tenant, job.id, 'again', new Date(), '{}')).toBe(false);
+  });
+
+  describe('list', () => {
+    const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
+    const ids = (jobs: readonly Job[]) => jobs.map((j) => j.id);
+
+    /** Every page of a query, following the last job of each page. */
+    async function pages(query: Omit<JobListQuery, 'after'>, between?: (page: number) => Promise<void>): Promise<Job[][]> {
+      const all: Job[][] = [];
+      let after: JobListPosition | undefined;
+      for (;;) {
+        const page = await sut.list(tenant, { ...query, ...(after ? { after } : {}) });
+        if (page.length === 0) return all;
+        all.push(page);
+        const last = page[page.length - 1];
+        after = { createdAt: last.createdAt, id: last.id };
+        await between?.(all.length);
+      }
+    }
+
+    it('filters on status, the creation range (from inclusive, to exclusive), a mapped datasource and the source', async () => {
+      const a = aJob({ createdAt: at(1), status: 'failed' });
+      const b = aJob({ createdAt: at(2), status: 'canceled', mappedFields: { 'mysql-x': { t: ['a'] } } });
+      const c = aJob({ createdAt: at(3), status: 'completed', metadata: { source: 'billing' } });
+      const d = aJob({ createdAt: at(4), status: 'pending', mappedFields: { 'pg-main': { t: ['a'] }, 'mysql-x': { u: ['b'] } } });
+      for (const job of [a, b, c, d]) await sut.insert(tenant, job);
+
+      expect(ids(await sut.list(tenant, { limit: 10 }))).toEqual([d.id, c.id, b.id, a.id]);
+      expect(ids(await sut.list(tenant, { limit: 10, statuses: ['failed', 'canceled'] }))).toEqual([b.id, a.id]);
+      expect(ids(await sut.list(tenant, { limit: 10, createdFrom: at(2), createdTo: at(4) }))).toEqual([c.id, b.id]);
+      expect(ids(await sut.list(tenant, { limit: 10, configName: 'mysql-x' }))).toEqual([d.id, b.id]);
+      expect(ids(await sut.list(tenant, { limit: 10, source: 'reporter' }))).toEqual([d.id, b.id, a.id]);
+      expect(ids(await sut.list(tenant, { limit: 10, source: 'billing', statuses: ['pending'] }))).toEqual([]);
+      expect(await sut.list(tenant, { limit: 10, configName: 'nope' })).toEqual([]);
+      expect((await sut.list(tenant, { limit: 10, statuses: ['canceled'] }))[0]).toEqual(b);
+    });
+
+    it('pages newest first, ties broken by id, with neither duplicates nor gaps', async () => {
+      const jobs = [1, 1, 1, 2, 2, 3, 4, 4, 4, 4, 5].map((minute) => aJob({ createdAt: at(minute) }));
+      for (const job of jobs) await sut.insert(tenant, job);
+      const expected = [...jobs].sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime() || (x.id < y.id ? 1 : -1));
+
+      const got = await pages({ limit: 3 });
+      expect(got.map((p) => p.length)).toEqual([3, 3, 3, 2]);
+      expect(got.flat().map((j) => j.id)).toEqual(ids(expected));
+    });
+
+    it('keeps later pages stable while new jobs are stored between reads', async () => {
+      const old = [1, 2, 2, 3, 4, 5, 6].map((minute) => aJob({ createdAt: at(minute) }));
+      for (const job of old) await sut.insert(tenant, job);
+      const expected = [...old].sort((x, y) => y.createdAt.getTime() - x.createdAt.getTime() || (x.id < y.id ? 1 : -1));
+
+      // Newer jobs (and one with the creation time of a job already listed) arrive after every page.
+      const got = await pages({ limit: 2 }, async (page) => {
+        await sut.insert(tenant, aJob({ createdAt: at(100 + page) }));
+        await sut.insert(tenant, aJob({ createdAt: at(6) }));
+      });
+      const seen = got.flat().map((j) => j.id);
+      expect(new Set(seen).size).toBe(seen.length);
+      // The first page had the two newest; what follows it is exactly the older jobs, in order.
+      expect(seen.filter((id) => old.some((j) => j.id === id))).toEqual(ids(expected));
+    });
+  });
+
+  describe('cancel', () => {
+    const at = new Date('2026-01-01T00:05:00Z');
+
+    it('cancels a pending job once, freeing its hash and storing the job.canceled event', async () => {
+      const job = aJob();
+      await sut.insert(tenant, job);
+      expect(await sut.cancelPending(tenant, job.id, at, '{"status":"canceled"}')).toBe(true);
+      expect(await sut.findById(tenant, job.id)).toMatchObject({ status: 'canceled', completedAt: at, metadata: { source: 'reporter' } });
+      expect(await sut.cancelPending(tenant, job.id, at, '{}')).toBe(false);
+      expect(await sut.findNewestActiveByHash(tenant, job.requestHash)).toBeUndefined();
+      expect(await sut.insert(tenant, aJob({ requestHash: job.requestHash }))).toBe('inserted');
+    });
+
+    it('never cancels a job that is not pending', async () => {
+      const job = aJob({ status: 'processing' });
+      await sut.insert(tenant, job);
+      expect(await sut.cancelPending(tenant, job.id, at, '{}')).toBe(false);
+      expect(await sut.findById(tenant, job.id)).toMatchObject({ status: 'processing' });
+    });
+
+    it('stamps a processing job with the first cancel request only', async () => {
+      const job = aJob({ status: 'processing' });
+      await sut.insert(tenant, job);
+      expect(await sut.requestCancel(tenant, job.id, at)).toMatchObject({ id: job.id, status: 'processing', cancelRequestedAt: at });
+      expect(await sut.requestCancel(tenant, job.id, new Date('2026-01-01T00:06:00Z'))).toMatchObject({ cancelRequestedAt: at });
+      expect(await sut.findById(tenant, job.id)).toMatchObject({ cancelRequestedAt: at });
+    });
+
+    it('leaves a job in any other status as it is, and answers it', async () => {
+      const done = aJob({ status: 'completed' });
+      const waiting = aJob();
+      for (const job of [done, waiting]) await sut.insert(tenant, job);
+      expect(await sut.requestCancel(tenant, done.id, at)).toMatchObject({ status: 'completed' });
+      expect(await sut.requestCancel(tenant, waiting.id, at)).not.toHaveProperty('cancelRequestedAt');
+      expect(await sut.requestCancel(tenant, uuidv7(), at)).toBeUndefined();
+    });
+  });
+
+  describe('insertRetry', () => {
+    const retryFor = (original: Pick<Job, 'id' | 'requestHash'>): Job & { retryOf: string } => ({
+      ...aJob({ requestHash: original.requestHash, createdAt: new Date('2026-01-01T00:10:00Z') }),
+      retryOf: original.id,
+    });
+
+    it('stores the retry of a failed or canceled job and links both, once', async () => {
+      const original = aJob({ status: 'canceled' });
+      await sut.insert(tenant, original);
+      const retry = retryFor(original);
+      expect(await sut.insertRetry(tenant, retry)).toEqual({ kind: 'created' });
+      expect(await sut.findById(tenant, retry.id)).toEqual(retry);
+      expect(await sut.findById(tenant, original.id)).toMatchObject({ status: 'canceled', retriedBy: retry.id });
+      expect(await sut.insertRetry(tenant, retryFor(original))).toEqual({ kind: 'retried_already', retry });
+      // The retry is an active job like any other: identical requests deduplicate against it.
+      expect((await sut.findNewestActiveByHash(tenant, original.requestHash))?.id).toBe(retry.id);
+    });
+
+    it('stores nothing for a job that is not failed or canceled, an unknown one, or while an identical request is active', async () => {
+      const done = aJob({ status: 'completed' });
+      const failed = aJob({ status: 'failed' });
+      const running = aJob({ status: 'processing', requestHash: failed.requestHash });
+      for (const job of [done, failed, running]) await sut.insert(tenant, job);
+      expect(await sut.insertRetry(tenant, retryFor(done))).toEqual({ kind: 'not_retryable', status: 'completed' });
+      expect(await sut.insertRetry(tenant, retryFor({ id: uuidv7(), requestHash: randomUUID() }))).toEqual({ kind: 'not_found' });
+      const refused = retryFor(failed);
+      expect(await sut.insertRetry(tenant, refused)).toEqual({ kind: 'duplicate_active' });
+      expect(await sut.findById(tenant, refused.id)).toBeUndefined();
+      expect(await sut.findById(tenant, failed.id)).not.toHaveProperty('retriedBy');
+    });
   });
 }

@@ -30,6 +30,12 @@ export const JOB_INDEXES: readonly IndexSpec[] = Object.freeze<IndexSpec[]>([
     owner: 'worker',
     partialFilterExpression: { 'metadata.terminalEventPending': true },
   },
+  // The job list (GET /v1/fetcher): newest first with `_id` breaking ties, one index per filter it
+  // can start from, so a page reads about `limit` index entries whatever the collection holds.
+  { name: 'idx_job_list', key: { created_at: -1, _id: -1 }, owner: 'manager' },
+  { name: 'idx_job_list_source', key: { 'metadata.source': 1, created_at: -1, _id: -1 }, owner: 'manager' },
+  { name: 'idx_job_list_status', key: { status: 1, created_at: -1, _id: -1 }, owner: 'manager' },
+  { name: 'idx_job_list_datasource', key: { datasources: 1, created_at: -1, _id: -1 }, owner: 'manager' },
   { name: 'idx_job_dispatch_sweep', key: { status: 1, dispatched_at: 1, created_at: 1 }, owner: 'manager', partialFilterExpression: { status: 'pending' } },
   { name: 'idx_job_lease_expiry', key: { status: 1, 'lease.expires_at': 1 }, owner: 'worker', partialFilterExpression: { status: 'processing' } },
 ]);

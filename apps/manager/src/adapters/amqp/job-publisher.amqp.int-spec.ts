@@ -73,6 +73,31 @@ describe('AmqpJobPublisher against a real RabbitMQ', () => {
     return pollUntil(async () => (await channel.get(queue, { noAck: true })) || undefined);
   }
 
+  it('publishes a signed job.cancel on the durable fanout control exchange, which every bound queue receives', async () => {
+    const { sut } = setup();
+    await sut.waitForConnection(5_000);
+    await channel.assertExchange('fetcher.job.control', 'fanout', { durable: true });
+    const replicas = [`fetcher.it.control.${randomUUID()}`, `fetcher.it.control.${randomUUID()}`];
+    for (const queue of replicas) {
+      queues.push(queue);
+      await channel.assertQueue(queue, { durable: false });
+      await channel.bindQueue(queue, 'fetcher.job.control', '');
+    }
+    const jobId = uuidv7();
+    await sut.publishCancel(tenant, jobId, new Date('2026-11-29T10:00:01.000Z'));
+    for (const queue of replicas) {
+      const message = await nextMessage(queue);
+      expect(JSON.parse(message.content.toString('utf8'))).toEqual({ type: 'job.cancel', jobId, requestedAt: '2026-11-29T10:00:01.000Z' });
+      const headers = message.properties.headers ?? {};
+      const expected = createHmac('sha256', key)
+        .update(`${String(headers.t)}\nv1\n\n${jobId}\nfetcher.job.control\n\n`, 'utf8')
+        .update(message.content)
+        .digest('hex');
+      expect(headers).toMatchObject({ jobId, 'x-message-signature': expected, 'signature-version': 'v1', 'X-Request-Id': 'req-it' });
+      expect(message.properties.deliveryMode).toBe(2);
+    }
+  });
+
   describe('the job publisher contract', () => {
     jobPublisherContract(async ({ workQueue, signingKey, clock }) => {
       queues.push(workQueue);

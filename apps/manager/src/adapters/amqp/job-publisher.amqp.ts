@@ -5,9 +5,10 @@ import {
 } from '@fetcher/platform';
 import amqp, { type AmqpConnectionManager } from 'amqp-connection-manager';
 import type { ChannelModel, ConfirmChannel, ConsumeMessage } from 'amqplib';
-import { buildJobMessage } from '@fetcher/contracts';
+import { buildJobCancelMessage, buildJobMessage, JOB_CONTROL_EXCHANGE, JOB_CONTROL_ROUTING_KEY } from '@fetcher/contracts';
 import type { Job } from '../../jobs/job';
 import type { Clock } from '../../ports/clock.port';
+import type { JobControlPublisher } from '../../ports/job-control-publisher.port';
 import type { JobPublisher } from '../../ports/job-publisher.port';
 import { traced } from '@fetcher/platform';
 
@@ -49,7 +50,7 @@ interface ChannelEntry {
  * to two attempts, the second on a fresh channel; a circuit breaker stops the hammering when the
  * broker keeps failing.
  */
-export class AmqpJobPublisher implements JobPublisher, OnApplicationBootstrap, OnApplicationShutdown {
+export class AmqpJobPublisher implements JobPublisher, JobControlPublisher, OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(AmqpJobPublisher.name);
   readonly #settings: AmqpJobPublisherSettings;
   readonly #clock: Clock;
@@ -111,18 +112,48 @@ export class AmqpJobPublisher implements JobPublisher, OnApplicationBootstrap, O
     }, () => this.#publish(job, requestId));
   }
 
+  /**
+   * A signed `job.cancel` on the durable fanout control exchange, through the same connection,
+   * channel and breaker as job requests. Not mandatory: with no Worker bound the message is dropped,
+   * and the job's `cancel_requested_at` still reaches the Worker that holds it at its next renewal.
+   */
+  async publishCancel(tenant: TenantContext, jobId: string, requestedAt: Date): Promise<void> {
+    const body = buildJobCancelMessage(jobId, requestedAt);
+    await this.#withRetries(jobId, (channel) =>
+      this.#confirmed(channel.returned, (callback) => {
+        const headers = envelopeHeaders({
+          key: this.#settings.signingKey,
+          tenantId: '',
+          exchange: JOB_CONTROL_EXCHANGE,
+          routingKey: JOB_CONTROL_ROUTING_KEY,
+          body,
+          jobId,
+          now: this.#clock.now(),
+          requestId: tenant.requestId ?? '',
+          extra: {},
+        });
+        channel.channel.publish(JOB_CONTROL_EXCHANGE, JOB_CONTROL_ROUTING_KEY, body, { persistent: true, contentType: 'application/json', headers }, callback);
+        return headers['x-message-signature'] as string;
+      }),
+    );
+  }
+
   async #publish(job: Job, requestId: string): Promise<void> {
     const body = buildJobMessage(job);
+    await this.#withRetries(job.id, () => this.#publishOnce(job, body, requestId));
+  }
+
+  async #withRetries(jobId: string, once: (channel: { channel: ConfirmChannel; returned: Set<string> }) => Promise<void>): Promise<void> {
     if (!this.#breaker.tryAcquire()) throw new PublishError('circuit_open');
     let lastError: unknown;
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       try {
-        await this.#publishOnce(job, body, requestId);
+        await once(await this.#confirmChannel());
         this.#breaker.recordSuccess();
         return;
       } catch (error) {
         lastError = error;
-        this.logger.warn(`publish attempt ${attempt} for job ${job.id} failed (${error instanceof PublishError ? error.reason : 'error'})`);
+        this.logger.warn(`publish attempt ${attempt} for job ${jobId} failed (${error instanceof PublishError ? error.reason : 'error'})`);
         this.#dropChannel(); // the retry goes out on a fresh channel
       }
     }
@@ -135,6 +166,25 @@ export class AmqpJobPublisher implements JobPublisher, OnApplicationBootstrap, O
     this.#closed = true;
     this.#dropChannel();
     await this.#manager.close();
+  }
+
+  /** Waits for the broker's confirm of one publish; `send` publishes with the callback and answers the message's signature. */
+  #confirmed(returned: Set<string>, send: (callback: (error: unknown) => void) => string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let signature = '';
+      const timer = setTimeout(() => reject(new PublishError('confirm_timeout')), this.#settings.confirmTimeoutMs ?? 5_000);
+      try {
+        signature = send((error) => {
+          clearTimeout(timer);
+          if (error) reject(new PublishError('nacked'));
+          else if (returned.delete(signature)) reject(new PublishError('unroutable'));
+          else resolve();
+        });
+      } catch {
+        clearTimeout(timer);
+        reject(new PublishError('channel_failed'));
+      }
+    });
   }
 
   async #publishOnce(job: Job, body: Buffer, requestId: string): Promise<void> {
@@ -205,6 +255,8 @@ export class AmqpJobPublisher implements JobPublisher, OnApplicationBootstrap, O
       if (typeof signature === 'string') entry.returned.add(signature);
     });
     await assertFetcherTopology(channel, { workQueue: this.#settings.workQueue, eventsExchange: FETCHER_TOPOLOGY.defaultEventsExchange });
+    // Every Worker replica binds its own queue to this exchange; the Manager only publishes to it.
+    await channel.assertExchange(JOB_CONTROL_EXCHANGE, 'fanout', { durable: true });
     return channel;
   }
 

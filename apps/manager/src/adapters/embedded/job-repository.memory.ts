@@ -1,7 +1,7 @@
 import type { TenantContext } from '@fetcher/engine';
 import type { JobTable, StoredJob } from '@fetcher/contracts';
 import { isActive, type Job } from '../../jobs/job';
-import type { CreateOutcome, DispatchClaim, InsertOutcome, JobRepository, StaleClaim, StaleJob } from '../../ports/job-repository.port';
+import type { CreateOutcome, DispatchClaim, InsertOutcome, JobListQuery, JobRepository, RetryOutcome, StaleClaim, StaleJob } from '../../ports/job-repository.port';
 
 /** The Worker's outbox marker lives in `metadata`, as in MongoDB; the Manager never shows it. */
 const OUTBOX_KEYS = new Set(['terminalEventPending', 'terminalEventStatus', 'terminalEventPayload']);
@@ -17,6 +17,26 @@ export class MemoryJobRepository implements JobRepository {
   findById(_tenant: TenantContext, id: string): Promise<Job | undefined> {
     const job = this.table.get(id);
     return Promise.resolve(job ? toJob(job) : undefined);
+  }
+
+  /** A scan: the embedded table holds one machine's jobs. */
+  list(_tenant: TenantContext, query: JobListQuery): Promise<Job[]> {
+    const from = query.createdFrom?.getTime();
+    const to = query.createdTo?.getTime();
+    const after = query.after;
+    const jobs = this.table
+      .all()
+      .filter((j) => {
+        const at = j.createdAt.getTime();
+        if (query.source !== undefined && j.metadata.source !== query.source) return false;
+        if (query.statuses !== undefined && !query.statuses.includes(j.status)) return false;
+        if (query.configName !== undefined && !Object.hasOwn(j.mappedFields, query.configName)) return false;
+        if ((from !== undefined && at < from) || (to !== undefined && at >= to)) return false;
+        return after === undefined || listOrder(j, after) > 0;
+      })
+      .sort(listOrder)
+      .slice(0, query.limit);
+    return Promise.resolve(jobs.map(toJob));
   }
 
   findNewestByHashSince(_tenant: TenantContext, hash: string, since: Date): Promise<Job | undefined> {
@@ -89,6 +109,42 @@ export class MemoryJobRepository implements JobRepository {
     return true;
   }
 
+  async cancelPending(_tenant: TenantContext, id: string, at: Date, canceledEvent: string): Promise<boolean> {
+    const job = this.table.get(id);
+    if (!job || job.status !== 'pending') return false;
+    job.status = 'canceled';
+    job.completedAt = at;
+    job.dispatchLockUntil = null;
+    // The Worker's outbox marker, as markDispatchFailed writes it: the embedded Worker's repairer sends the event.
+    job.metadata = { ...job.metadata, terminalEventPending: true, terminalEventStatus: 'canceled', terminalEventPayload: canceledEvent };
+    await this.table.persist(id);
+    return true;
+  }
+
+  async requestCancel(_tenant: TenantContext, id: string, at: Date): Promise<Job | undefined> {
+    const job = this.table.get(id);
+    if (!job) return undefined;
+    if (job.status === 'processing' && job.cancelRequestedAt === undefined) {
+      job.cancelRequestedAt = at;
+      await this.table.persist(id);
+    }
+    return toJob(job);
+  }
+
+  /** Checks, link and store in one synchronous step, as the other writes here. */
+  async insertRetry(_tenant: TenantContext, retry: Job & { readonly retryOf: string }): Promise<RetryOutcome> {
+    const original = this.table.get(retry.retryOf);
+    if (!original) return { kind: 'not_found' };
+    const earlier = original.retriedBy !== undefined ? this.table.get(original.retriedBy) : undefined;
+    if (earlier) return { kind: 'retried_already', retry: toJob(earlier) };
+    if (original.status !== 'failed' && original.status !== 'canceled') return { kind: 'not_retryable', status: original.status };
+    if (this.table.all().some((j) => j.requestHash === retry.requestHash && isActive(j.status))) return { kind: 'duplicate_active' };
+    original.retriedBy = retry.id;
+    const stored = this.#add(retry);
+    await Promise.all([stored, this.table.persist(original.id)]);
+    return { kind: 'created' };
+  }
+
   async claimUndispatched(_tenant: TenantContext, claim: DispatchClaim): Promise<Job | undefined> {
     const chosen = this.table
       .all()
@@ -134,6 +190,13 @@ export class MemoryJobRepository implements JobRepository {
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())[0];
     return found ? toJob(found) : undefined;
   }
+}
+
+/** The job list's order: newest first, then by id descending (ids are lower-case canonical UUIDs). */
+function listOrder(a: { createdAt: Date; id: string }, b: { createdAt: Date; id: string }): number {
+  const byTime = b.createdAt.getTime() - a.createdAt.getTime();
+  if (byTime !== 0) return byTime;
+  return a.id === b.id ? 0 : a.id < b.id ? 1 : -1;
 }
 
 /**

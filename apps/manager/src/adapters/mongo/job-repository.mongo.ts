@@ -1,12 +1,12 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import {
-  ACTIVE_HASH_INDEX, createIndexArgs, decodeJobDocument, encodeNewJob, idFilter, indexesOwnedBy, isUuid, JOB_INDEXES, type JobDocument, terminalEventMarker,
+  ACTIVE_HASH_INDEX, CANCELED_STATUS, createIndexArgs, encodeCancelRequest, decodeJobDocument, encodeNewJob, idFilter, indexesOwnedBy, isUuid, JOB_INDEXES, type JobDocument, terminalEventMarker, uuidToBinary,
 } from '@fetcher/contracts';
 import type { MappedFields, TenantContext } from '@fetcher/engine';
 import { type Model, type mongo } from 'mongoose';
 import type { Job, JobFilters, JobStatus } from '../../jobs/job';
-import type { CreateOutcome, DispatchClaim, InsertOutcome, JobRepository, StaleClaim, StaleJob } from '../../ports/job-repository.port';
+import type { CreateOutcome, DispatchClaim, InsertOutcome, JobListQuery, JobRepository, RetryOutcome, StaleClaim, StaleJob } from '../../ports/job-repository.port';
 import { JOB_MODEL } from './job.schema';
 import { isDuplicateKey, isIndexConflict, isNotFoundOnDrop } from './mongo-errors';
 
@@ -88,6 +88,25 @@ export class MongoJobRepository implements JobRepository, OnModuleInit {
     return doc ? toJob(doc) : undefined;
   }
 
+  async list(_tenant: TenantContext, query: JobListQuery): Promise<Job[]> {
+    const filter: mongo.Filter<JobDoc> = {};
+    if (query.source !== undefined) filter['metadata.source'] = query.source;
+    if (query.statuses !== undefined) filter.status = { $in: [...query.statuses] };
+    if (query.configName !== undefined) filter.datasources = query.configName;
+    if (query.createdFrom !== undefined || query.createdTo !== undefined) {
+      filter.created_at = {
+        ...(query.createdFrom !== undefined ? { $gte: query.createdFrom } : {}),
+        ...(query.createdTo !== undefined ? { $lt: query.createdTo } : {}),
+      };
+    }
+    if (query.after !== undefined) {
+      const { createdAt, id } = query.after;
+      filter.$or = [{ created_at: { $lt: createdAt } }, { created_at: createdAt, _id: { $lt: uuidToBinary(id) } }];
+    }
+    const docs = await this.collection.find(filter, { sort: { created_at: -1, _id: -1 }, limit: query.limit }).toArray();
+    return docs.map(toJob);
+  }
+
   async findNewestByHashSince(_tenant: TenantContext, hash: string, since: Date): Promise<Job | undefined> {
     const doc = await this.collection.findOne({ request_hash: hash, created_at: { $gte: since } }, { sort: { created_at: -1 } });
     return doc ? toJob(doc) : undefined;
@@ -144,6 +163,47 @@ export class MongoJobRepository implements JobRepository, OnModuleInit {
       $set: { status: 'failed', dedup_active: false, completed_at: at, 'metadata.error': error, dispatch_lock_until: null, ...marker },
     });
     return result.modifiedCount > 0;
+  }
+
+  async cancelPending(_tenant: TenantContext, id: string, at: Date, canceledEvent: string): Promise<boolean> {
+    const result = await this.collection.updateOne({ _id: idFilter(id), status: 'pending' }, {
+      $set: { status: CANCELED_STATUS, dedup_active: false, completed_at: at, dispatch_lock_until: null, ...terminalEventMarker(CANCELED_STATUS, canceledEvent) },
+    });
+    return result.modifiedCount > 0;
+  }
+
+  async requestCancel(tenant: TenantContext, id: string, at: Date): Promise<Job | undefined> {
+    if (!isUuid(id)) return undefined;
+    // `null` also matches a missing field: the first request stamps, later ones leave its time.
+    const doc = await this.collection.findOneAndUpdate(
+      { _id: idFilter(id), status: 'processing', cancel_requested_at: null },
+      { $set: encodeCancelRequest(at) },
+      { returnDocument: 'after' },
+    );
+    return doc ? toJob(doc) : this.findById(tenant, id);
+  }
+
+  /**
+   * The link on the retried job is written first, conditionally, so it is the lock: of concurrent
+   * retries one sets it and inserts, the others find it set. A refused insert takes it back.
+   */
+  async insertRetry(tenant: TenantContext, retry: Job & { readonly retryOf: string }): Promise<RetryOutcome> {
+    const claimed = await this.collection.findOneAndUpdate(
+      { _id: idFilter(retry.retryOf), status: { $in: ['failed', 'canceled'] }, retried_by: null },
+      { $set: { retried_by: retry.id } },
+    );
+    if (!claimed) {
+      const original = await this.findById(tenant, retry.retryOf);
+      if (!original) return { kind: 'not_found' };
+      if (original.retriedBy !== undefined) {
+        const earlier = await this.findById(tenant, original.retriedBy);
+        if (earlier) return { kind: 'retried_already', retry: earlier };
+      }
+      return { kind: 'not_retryable', status: original.status };
+    }
+    if ((await this.insert(tenant, retry)) === 'inserted') return { kind: 'created' };
+    await this.collection.updateOne({ _id: idFilter(retry.retryOf), retried_by: retry.id }, { $unset: { retried_by: '' } });
+    return { kind: 'duplicate_active' };
   }
 
   async claimUndispatched(_tenant: TenantContext, claim: DispatchClaim): Promise<Job | undefined> {

@@ -8,10 +8,11 @@ import { CONNECTION_RESOLVER, type ConnectionResolver, type ResolvedConnection }
 import { CONNECTIVITY_CHECK, type ConnectivityCheck } from '../../ports/connectivity-check.port';
 import { JOB_PUBLISHER, type JobPublisher } from '../../ports/job-publisher.port';
 import { JOB_REPOSITORY, type JobRepository } from '../../ports/job-repository.port';
-import { PUBLISH_FAILED_ERROR, type Job } from '../job';
+import type { Job } from '../job';
 import { checkDataRequest, checkFilterReferences, checkFilters, requireMappedFields, requireSource } from '../job-request.rules';
 import { requestHash } from '../request-hash';
 import { CreateJobCommand, type CreateJobResult } from './create-job.command';
+import { describeError as describe, publishNewJob } from './publish-new-job';
 import { SingleFlight } from './single-flight';
 
 /** A finished job answers an identical request for this long after its creation; a failed one never does. */
@@ -111,29 +112,8 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
     throw Errors.internal();
   }
 
-  /**
-   * Stored first, published second: a crash in between leaves a pending job that the dispatch
-   * sweep publishes later, while the other order could run a job nobody stored.
-   */
-  async #publish(tenant: TenantContext, job: Job): Promise<void> {
-    try {
-      await this.publisher.publishExtractionRequested(tenant, job, tenant.requestId ?? '');
-    } catch (error) {
-      this.#logger.error(`publishing job ${job.id} failed: ${describe(error)}`);
-      try {
-        await this.jobs.markDispatchFailed(tenant, job.id, PUBLISH_FAILED_ERROR, this.clock.now());
-      } catch (markError) {
-        // The job stays pending and undispatched, so the sweep picks it up; the client still hears of the failure.
-        this.#logger.error(`marking job ${job.id} failed after a publish failure failed too: ${describe(markError)}`);
-      }
-      throw Errors.internal();
-    }
-    try {
-      await this.jobs.markDispatched(tenant, job.id, this.clock.now());
-    } catch (error) {
-      // The message is out. Without the mark the sweep republishes it, which the Worker's lease makes harmless.
-      this.#logger.warn(`recording the dispatch of job ${job.id} failed: ${describe(error)}`);
-    }
+  #publish(tenant: TenantContext, job: Job): Promise<void> {
+    return publishNewJob({ jobs: this.jobs, publisher: this.publisher, clock: this.clock, logger: this.#logger }, tenant, job);
   }
 }
 
@@ -168,10 +148,4 @@ function pendingJob(
     dispatchedAt: null,
     dispatchAttempts: 0,
   };
-}
-
-/** Error names only: driver messages may quote hosts or credentials. */
-function describe(error: unknown): string {
-  if (error instanceof Error) return `${error.name}${'code' in error ? ` (${String((error as { code?: unknown }).code)})` : ''}`;
-  return typeof error;
 }

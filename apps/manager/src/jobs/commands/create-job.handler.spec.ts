@@ -3,7 +3,7 @@ import { createTenantContext } from '@fetcher/engine';
 import { withFaults } from '@fetcher/platform/testing';
 import type { AppError } from '../../errors/app-error';
 import { FakeClock } from '../../testing/fake-clock';
-import { aResolvedConnection, FakeConnectionResolver, FakeConnectivityCheck } from '../../testing/fake-connections';
+import { aResolvedConnection, FakeConnectionResolver, FakeConnectivityCheck, FakeSchemaCheck } from '../../testing/fake-connections';
 import { RecordingJobPublisher } from '../../testing/recording-job-publisher';
 import { TestJobRepository } from '../../testing/test-job-repository';
 import { parseCreateJobRequest, type CreateJobRequest } from '../dto/create-job.request';
@@ -28,9 +28,10 @@ function setup() {
   const resolver = new FakeConnectionResolver([aResolvedConnection('pg-main'), aResolvedConnection('internal-ds', { internal: true, productName: '' })]);
   const connectivity = new FakeConnectivityCheck();
   const clock = new FakeClock('2026-01-01T00:00:00Z');
-  const sut = new CreateJobHandler(jobs, publisher, resolver, connectivity, clock);
+  const schema = new FakeSchemaCheck();
+  const sut = new CreateJobHandler(jobs, publisher, resolver, connectivity, clock, schema);
   const run = (request: CreateJobRequest = aJobRequest()) => sut.execute(new CreateJobCommand(tenant, request));
-  return { jobs, publisher, resolver, connectivity, clock, sut, run };
+  return { jobs, publisher, resolver, connectivity, schema, clock, sut, run };
 }
 
 async function failure(promise: Promise<unknown>): Promise<Pick<AppError, 'code' | 'title' | 'message' | 'fields' | 'category'>> {
@@ -245,10 +246,11 @@ describe(CreateJobHandler.name, () => {
       });
     });
 
-    it('does not check table or field names: the planner does', async () => {
-      const { run } = setup();
-      const result = await run(aJobRequest({ dataRequest: { mappedFields: { 'pg-main': { 'no.such.table': ['*'], other: [] } } } }));
+    it('leaves table and field names of internal datasources to the Worker', async () => {
+      const { run, schema } = setup();
+      const result = await run(aJobRequest({ dataRequest: { mappedFields: { 'internal-ds': { 'no.such.table': ['*'] } } } }));
       expect(result.duplicate).toBe(false);
+      expect(schema.checked).toEqual([]);
     });
   });
 
@@ -296,6 +298,40 @@ describe(CreateJobHandler.name, () => {
           "filter on 'pg-main.transactions.amount': operator 'between' needs exactly 2 values, got 1; " +
           "filter on 'pg-main.transactions.id': operator 'lt' needs exactly 1 value, got 2",
       );
+    });
+  });
+
+  describe('tables and fields (the validate-schema report)', () => {
+    it('refuses a missing table or field of a stored connection with 422 FET-1060 and the report, storing nothing', async () => {
+      const { run, schema, jobs, publisher } = setup();
+      schema.problems.set('pg-main', [
+        { type: 'FIELD_NOT_FOUND', dataSourceId: 'pg-main', table: 'transactions', field: 'colour' },
+        { type: 'TABLE_NOT_FOUND', dataSourceId: 'pg-main', table: 'invoices' },
+      ]);
+      const error = (await run(aJobRequest({ dataRequest: { mappedFields: { 'pg-main': { transactions: ['colour'], invoices: ['id'], empty: [] } } } })).catch(
+        (e: unknown) => e,
+      )) as AppError;
+      expect(error).toMatchObject({ code: 'FET-1060', title: 'Schema validation failed', message: 'Schema validation found inconsistencies.', category: 'unprocessable' });
+      expect(error.errors).toEqual([
+        { type: 'TABLE_NOT_FOUND', dataSourceId: 'pg-main', table: 'invoices' },
+        { type: 'FIELD_NOT_FOUND', dataSourceId: 'pg-main', table: 'transactions', field: 'colour' },
+      ]);
+      expect(schema.checked).toEqual([{ configName: 'pg-main', tables: ['transactions', 'invoices'], bounded: true }]);
+      expect(jobs.all(tenant)).toEqual([]);
+      expect(publisher.published).toEqual([]);
+    });
+
+    it('accepts the job when the check cannot finish (budget spent, discovery failed): the Worker checks again', async () => {
+      const { run, schema } = setup();
+      schema.failWith = new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+      expect((await run()).duplicate).toBe(false);
+    });
+
+    it('checks only after the dial succeeded', async () => {
+      const { run, schema, connectivity } = setup();
+      connectivity.outcomes.set('pg-main', 'unavailable');
+      expect(await failure(run())).toMatchObject({ code: 'FET-1040' });
+      expect(schema.checked).toEqual([]);
     });
   });
 

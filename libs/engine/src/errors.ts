@@ -34,8 +34,34 @@ export const ERROR_CATEGORIES: readonly ErrorCategory[] = Object.freeze([
 
 const CATEGORY_SET: ReadonlySet<string> = new Set(ERROR_CATEGORIES);
 
+/**
+ * Why a dial failed, when the connector could tell from the driver's error codes (never from its
+ * text). A closed set, like the categories: hosts show it (the Manager's `reason` field) and may
+ * branch on it. Only "failed to connect to datasource" errors carry one (`connect`, or `unavailable`
+ * in the runner), and only when the class of failure is known.
+ */
+export type ConnectReason = 'authentication' | 'unknown_database' | 'refused' | 'timeout' | 'host_not_found' | 'tls';
+
+export const CONNECT_REASONS: readonly ConnectReason[] = Object.freeze([
+  'authentication',
+  'unknown_database',
+  'refused',
+  'timeout',
+  'host_not_found',
+  'tls',
+]);
+
+const REASON_SET: ReadonlySet<string> = new Set(CONNECT_REASONS);
+
+export interface EngineErrorOptions {
+  /** The class of a connect failure; an unknown value is dropped rather than rendered. */
+  readonly reason?: ConnectReason;
+}
+
 export class EngineError extends Error {
   readonly category: ErrorCategory;
+  /** Set on `connect` errors whose class of failure the connector recognised by driver code. */
+  readonly reason?: ConnectReason;
   /**
    * The underlying failure (driver, protector, store). A private field, so that neither
    * `JSON.stringify` nor a structured logger walking own properties can print a DSN or a driver
@@ -43,11 +69,13 @@ export class EngineError extends Error {
    */
   readonly #cause: unknown;
 
-  constructor(category: ErrorCategory, message: string, cause?: unknown) {
+  constructor(category: ErrorCategory, message: string, cause?: unknown, options?: EngineErrorOptions) {
     super(message);
     // An unknown category (a host building one by hand) renders as internal rather than leaking
     // an unmapped value into status tables.
     this.category = CATEGORY_SET.has(category) ? category : 'internal';
+    const reason = options?.reason;
+    if (typeof reason === 'string' && REASON_SET.has(reason)) this.reason = reason;
     this.#cause = cause;
     this.name = 'EngineError';
   }
@@ -60,8 +88,8 @@ export class EngineError extends Error {
     return `engine: [${this.category}] ${this.message}`;
   }
 
-  toJSON(): { name: string; category: ErrorCategory; message: string } {
-    return { name: this.name, category: this.category, message: this.message };
+  toJSON(): { name: string; category: ErrorCategory; message: string; reason?: ConnectReason } {
+    return { name: this.name, category: this.category, message: this.message, ...(this.reason ? { reason: this.reason } : {}) };
   }
 
   /**
@@ -77,6 +105,25 @@ export class EngineError extends Error {
 
 export function isEngineError(value: unknown): value is EngineError {
   return value instanceof EngineError;
+}
+
+/**
+ * The connect reason of `error` or of the first EngineError in its cause chain that has one: the
+ * engine re-makes a connector's error with its own fixed text and keeps the original as the cause.
+ */
+export function connectReasonOf(error: unknown): ConnectReason | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 10 && current instanceof Error; depth++) {
+    if (current instanceof EngineError && current.reason) return current.reason;
+    current = current.cause;
+  }
+  return undefined;
+}
+
+/** Options that carry `error`'s connect reason over to the engine's own re-made error. */
+export function keptReason(error: unknown): EngineErrorOptions {
+  const reason = connectReasonOf(error);
+  return reason ? { reason } : {};
 }
 
 /** Fixed texts. Hosts and tests compare against these constants, never against ad-hoc strings. */
@@ -205,6 +252,35 @@ export function invalidFilterText(problems: readonly string[]): string {
 /** "filter operator is not supported: <config>.<table>.<field>": a condition key outside eq, gt, ... like. */
 export function filterOperatorText(path: string): string {
   return `filter operator is not supported: ${path}`;
+}
+
+/**
+ * Why an incremental request or run was refused (all `validation`). The text is
+ * "<reason>: <config>.<table>[.<field>]", built by `incrementalText`; the names are the caller's own.
+ */
+export const IncrementalText = Object.freeze({
+  invalid: 'incremental request is invalid',
+  notMapped: 'incremental table is not in mappedFields',
+  cursorNotFound: 'incremental cursor field not found in table schema',
+  tieBreakerNotFound: 'incremental tie-breaker field not found in table schema',
+  noTieBreaker: 'incremental table has no tie-breaker (name a unique tieBreaker or use a table with a single-column primary key)',
+  notOrderable: 'incremental field type cannot be ordered',
+  collationOrder: 'incremental text field is ordered by a collation, not by code point',
+  nullableCursor: 'incremental cursor field is nullable and nulls "first" was not chosen',
+  nullableTieBreaker: 'incremental tie-breaker field is nullable',
+  afterInvalid: 'incremental after does not match the column types',
+  limitInvalid: 'incremental limit must be a positive integer',
+  unsupported: 'datasource type does not support incremental extraction',
+  nullCursorValue: 'incremental cursor value is null and nulls "first" was not chosen',
+  nullTieBreakerValue: 'incremental tie-breaker value is null',
+  notUnique: 'incremental rows repeat a (cursor, tie-breaker) position: the tie-breaker is not unique',
+} as const);
+
+export type IncrementalRefusal = (typeof IncrementalText)[keyof typeof IncrementalText];
+
+/** "<reason>: <path>", path being `<config>.<table>` or `<config>.<table>.<field>`. */
+export function incrementalText(reason: IncrementalRefusal, path: string): string {
+  return `${reason}: ${path}`;
 }
 
 /** Messages of schema validation report entries (stable texts: hosts show them, never branch on them). */

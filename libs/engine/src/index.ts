@@ -7,7 +7,14 @@ export {
   ErrorText,
   ValidationText,
   filterTypeMismatchText,
+  IncrementalText,
+  incrementalText,
+  type IncrementalRefusal,
   isEngineError,
+  CONNECT_REASONS,
+  connectReasonOf,
+  type ConnectReason,
+  type EngineErrorOptions,
   type ErrorCategory,
 } from './errors';
 export * from './models';
@@ -28,6 +35,7 @@ export { createTenantContext, isTenantId } from './tenant';
 export { filterProblems, type FilterProblem } from './planner/filter-problems';
 export { withConnectionSecrets } from './connections/secrets';
 export { ReadOnlyConnectionStore } from './connections/read-only-connection-store';
+export { comparePositions, normaliseBound, toPosition, ORDERABLE_KINDS, type Bounds } from './incremental/position';
 export {
   normaliseFilterValue,
   parseInstant,

@@ -154,7 +154,8 @@ export class ConnectionsController {
   @ApiOperation({ operationId: 'testConnection', summary: 'Dial the datasource once (rate limited: 10 per minute per connection)' })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiResponse({ status: 200, type: TestConnectionResponse })
-  @ApiResponse({ status: 429, description: 'Rate limited (E3, numeric code, Retry-After header)', type: NumericErrorBody })
+  @ApiResponse({ status: 429, description: 'Rate limited (numeric code, Retry-After header)', type: NumericErrorBody })
+  @ApiResponse({ status: 500, description: 'Database Connection Error (numeric code), with `reason` when the class of failure is known', type: NumericErrorBody })
   test(@Req() request: FastifyRequest, @Param('id') id: string): Promise<TestConnectionResult> {
     return this.commands.execute(new TestConnectionCommand(this.tenant(request), requireIdParam(id, 'connection')));
   }
@@ -164,6 +165,7 @@ export class ConnectionsController {
   @ApiOperation({ operationId: 'getConnectionSchema', summary: 'Discover the schema live' })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiResponse({ status: 200, type: ConnectionSchemaResponse })
+  @ApiResponse({ status: 500, description: 'Database Connection Error (with `reason` when known) or Schema Retrieval Error (numeric code)', type: NumericErrorBody })
   schema(@Req() request: FastifyRequest, @Param('id') id: string): Promise<ConnectionSchemaResponse> {
     return this.queries.execute(new GetConnectionSchemaQuery(this.tenant(request), requireIdParam(id, 'connection')));
   }

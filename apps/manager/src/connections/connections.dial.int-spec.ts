@@ -86,7 +86,7 @@ describe('test, schema and validate-schema against real datasources', () => {
     it('answers a refused dial with 500 in the numeric dialect (E3)', async () => {
       const res = await sut.request('POST', `${BASE}/${downConn.id}/test`);
       expect(res.status).toBe(500);
-      expect(res.json()).toEqual(CONNECT_ERROR);
+      expect(res.json()).toEqual({ ...CONNECT_ERROR, reason: 'refused' });
     });
 
     it('answers undecryptable credentials like a failed dial', async () => {
@@ -133,7 +133,7 @@ describe('test, schema and validate-schema against real datasources', () => {
     });
 
     it('answers failures in the numeric dialect, and a bad SSL mode with FET-0413', async () => {
-      expect((await sut.request('GET', `${BASE}/${downConn.id}/schema`)).json()).toEqual(CONNECT_ERROR);
+      expect((await sut.request('GET', `${BASE}/${downConn.id}/schema`)).json()).toEqual({ ...CONNECT_ERROR, reason: 'refused' });
       const id = await seedRaw({ ssl: { mode: 'bogus' } });
       expect((await sut.request('GET', `${BASE}/${id}/schema`)).json()).toMatchObject({ code: 'FET-0413' });
       expect((await sut.request('GET', `${BASE}/${randomUUID()}/schema`)).json()).toMatchObject({ code: 'FET-1001' });

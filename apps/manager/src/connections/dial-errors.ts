@@ -1,5 +1,6 @@
 import { HostNotAllowedError, SslModeNotAllowedError } from '@fetcher/connectors';
-import { EngineError } from '@fetcher/engine';
+import { connectReasonOf, EngineError, type ConnectionDescriptor } from '@fetcher/engine';
+import { redactSecrets } from '@fetcher/platform';
 import { AppError } from '../errors/app-error';
 import { Errors } from '../errors/catalogue';
 import { CredentialsUnreadableError } from './connection-credentials';
@@ -38,4 +39,39 @@ export function isConnectFailure(error: unknown): boolean {
 
 export function isHostNotAllowed(error: unknown): boolean {
   return causes(error).some((c) => c instanceof HostNotAllowedError);
+}
+
+/** The connect-failure answer, with the class of failure when the connector could tell it. */
+export function connectFailure(error: unknown): AppError {
+  return Errors.databaseConnectionError(connectReasonOf(error));
+}
+
+/**
+ * What a debug line may say about a failed dial: the reason and, for each error in the chain, its
+ * type, its driver code and its message with `secrets` (the decrypted password) and every DSN,
+ * password assignment or PEM block masked. The log formatter redacts again on the way out.
+ */
+export function dialFailureLog(error: unknown, secrets: readonly string[]): Record<string, unknown> {
+  const chain = causes(error).map((c) => {
+    if (!(c instanceof Error)) return { type: typeof c };
+    const code = (c as { code?: unknown }).code;
+    return {
+      type: c.name,
+      ...(c instanceof EngineError ? { category: c.category } : {}),
+      ...(typeof code === 'string' || typeof code === 'number' ? { code: redactSecrets(String(code), secrets) } : {}),
+      message: redactSecrets(c.message, secrets),
+    };
+  });
+  const reason = connectReasonOf(error);
+  return { ...(reason ? { reason } : {}), causes: chain };
+}
+
+/** The literal secrets of a descriptor (password, TLS key material), for masking in log text. */
+export function secretTexts(descriptor: () => ConnectionDescriptor): string[] {
+  try {
+    const secrets = descriptor().secrets;
+    return [secrets?.password, secrets?.ssl?.key, secrets?.ssl?.cert].filter((s): s is string => typeof s === 'string' && s !== '');
+  } catch {
+    return []; // unreadable credentials: nothing decrypted, nothing to mask
+  }
 }

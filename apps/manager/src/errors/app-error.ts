@@ -19,6 +19,8 @@ export interface AppErrorDetails {
   /** Response headers the contract adds (Retry-After). */
   readonly headers?: Readonly<Record<string, string>>;
   readonly dialect?: ErrorDialect;
+  /** The class of a failed dial (authentication, refused, ...): the engine's closed set, never driver text. */
+  readonly reason?: string;
 }
 
 /**
@@ -34,6 +36,7 @@ export class AppError extends Error {
   readonly entityType?: string;
   readonly errors?: readonly Readonly<Record<string, string>>[];
   readonly headers?: Readonly<Record<string, string>>;
+  readonly reason?: string;
 
   constructor(category: AppErrorCategory, code: string, title: string, message: string, details: AppErrorDetails = {}) {
     super(message);
@@ -46,5 +49,6 @@ export class AppError extends Error {
     if (details.entityType) this.entityType = details.entityType;
     if (details.errors) this.errors = details.errors;
     if (details.headers) this.headers = details.headers;
+    if (details.reason) this.reason = details.reason;
   }
 }

@@ -1,4 +1,4 @@
-import type { FilterProblem } from '@fetcher/engine';
+import type { ConnectReason, FilterProblem } from '@fetcher/engine';
 import { AppError } from './app-error';
 
 /**
@@ -158,8 +158,9 @@ export const Errors = {
       `Connection test limit reached. Try again in ${retryAfterSeconds} seconds.`,
       { dialect: 'numeric', headers: { 'Retry-After': String(retryAfterSeconds) } },
     ),
-  databaseConnectionError: () =>
-    new AppError('connect', '500', 'Database Connection Error', Texts.databaseConnection, { dialect: 'numeric' }),
+  /** `reason` (an additional field, improved): the class of failure when the driver's codes told it. */
+  databaseConnectionError: (reason?: ConnectReason) =>
+    new AppError('connect', '500', 'Database Connection Error', Texts.databaseConnection, { dialect: 'numeric', ...(reason ? { reason } : {}) }),
   schemaRetrievalError: () =>
     new AppError('internal', '500', 'Schema Retrieval Error', Texts.schemaRetrieval, { dialect: 'numeric' }),
 } as const;

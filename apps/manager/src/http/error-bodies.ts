@@ -1,3 +1,4 @@
+import { CONNECT_REASONS } from '@fetcher/engine';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /** E1 (and E8): a string FET code. */
@@ -32,6 +33,11 @@ export class NumericErrorBody {
   title!: string;
   @ApiProperty()
   message!: string;
+  @ApiPropertyOptional({
+    enum: CONNECT_REASONS,
+    description: 'Database Connection Error only, when the class of failure is known (the driver\'s text is never sent)',
+  })
+  reason?: string;
 }
 
 export class SchemaProblem {

@@ -61,7 +61,9 @@ export function sendRendered(reply: FastifyReply, rendered: RenderedError): void
 function renderAppError(error: AppError): RenderedError {
   const status = STATUS_BY_CATEGORY[error.category];
   const headers = error.headers ?? {};
-  if (error.dialect === 'numeric') return { status, headers, body: { code: status, title: error.title, message: error.message } };
+  if (error.dialect === 'numeric') {
+    return { status, headers, body: { code: status, title: error.title, message: error.message, ...(error.reason ? { reason: error.reason } : {}) } };
+  }
   if (error.errors) return { status, headers, body: { title: error.title, code: error.code, message: error.message, errors: error.errors } };
   if (error.fields) {
     const body: Record<string, unknown> = {};

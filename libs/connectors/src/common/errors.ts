@@ -1,4 +1,4 @@
-import { EngineError, ErrorText } from '@fetcher/engine';
+import { EngineError, ErrorText, type ConnectReason } from '@fetcher/engine';
 
 /**
  * Typed causes that hosts recognise with `instanceof` (the Manager maps them to FET-0414 / FET-0413).
@@ -21,9 +21,12 @@ export class SslModeNotAllowedError extends Error {
   }
 }
 
-/** A connect-stage failure. The cause (which may quote a DSN or a driver message) stays hidden in the EngineError. */
-export function connectError(cause?: unknown): EngineError {
-  return new EngineError('connect', ErrorText.connectFailed, cause);
+/**
+ * A connect-stage failure. The cause (which may quote a DSN or a driver message) stays hidden in the
+ * EngineError; `reason`, when the driver's codes told the class of failure, is shown to hosts.
+ */
+export function connectError(cause?: unknown, reason?: ConnectReason): EngineError {
+  return new EngineError('connect', ErrorText.connectFailed, cause, reason ? { reason } : {});
 }
 
 export function hostNotAllowed(): EngineError {

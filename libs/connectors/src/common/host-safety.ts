@@ -10,6 +10,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { EngineError } from '@fetcher/engine';
 import { connectError, hostNotAllowed } from './errors';
+import { connectReason } from './connect-reason';
 
 export interface HostSafetyPolicy {
   /** Private ranges and names (10/8, fc00::/7, *.internal, ...): true in single-tenant mode, false in multi-tenant mode. */
@@ -111,7 +112,7 @@ export async function resolveDialTarget(
   const allow = compileAllowlist(policy.allowlist);
   if (!exempt && !literalAllowed(parsed, policy, allow)) throw hostNotAllowed();
   if (parsed.kind === 'ip') return { address: parsed.address, family: parsed.family, servername: '' };
-  if (parsed.kind === 'invalid') throw connectError(); // exempt, and still not a usable host
+  if (parsed.kind === 'invalid') throw connectError(undefined, 'host_not_found'); // exempt, and still not a usable host
   const addresses = await lookupOnce(parsed.name, options.lookup ?? defaultLookup, options.signal);
   const nameAllowlisted = allow.names.has(parsed.name);
   if (!exempt && !nameAllowlisted) {
@@ -338,10 +339,10 @@ async function lookupOnce(
     addresses = await abortable(lookup(name), signal);
   } catch (error) {
     // abortable() already gave a connect error; a lookup's own failure becomes one here.
-    throw error instanceof EngineError ? error : connectError(error);
+    throw error instanceof EngineError ? error : connectError(error, connectReason(error));
   }
   // A custom lookup is host code: an empty or malformed answer is a failed dial, not a pass.
-  if (!Array.isArray(addresses) || addresses.length === 0) throw connectError();
+  if (!Array.isArray(addresses) || addresses.length === 0) throw connectError(undefined, 'host_not_found');
   return addresses as readonly { address: string; family: 4 | 6 }[];
 }
 
@@ -349,7 +350,7 @@ async function lookupOnce(
 function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(connectError(signal.reason));
+    const onAbort = (): void => reject(connectError(signal.reason, 'timeout'));
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(
@@ -359,7 +360,7 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
       },
       (error: unknown) => {
         signal.removeEventListener('abort', onAbort);
-        reject(connectError(error));
+        reject(connectError(error, connectReason(error)));
       },
     );
   });

@@ -29,6 +29,7 @@ import { pinnedLookup } from './pinned-lookup.mongodb';
 import { projectionFor } from './projection.mongodb';
 import { inferCollectionSchema, listCollectionKeys } from './schema-discovery.mongodb';
 import { MongoTableRows } from './table-rows.mongodb';
+import { mongoConnectReason } from './connect-reason.mongodb';
 
 /** The slice of MongoClient the connector uses; unit tests substitute it. */
 export interface MongoClientLike {
@@ -95,7 +96,7 @@ export class MongoConnector implements Connector {
       // A denied host stays a validation error (FET-0414); everything else is a connect failure,
       // whose driver text (it may quote the connection string) stays the hidden cause.
       if (error instanceof EngineError && error.category === 'validation') throw error;
-      throw error instanceof EngineError && error.category === 'connect' ? error : connectError(error);
+      throw error instanceof EngineError && error.category === 'connect' ? error : connectError(error, mongoConnectReason(error));
     }
   }
 

@@ -3,7 +3,7 @@
  * connections, opened by testConnection; discovery is cached and reused by queryStream; rows
  * stream with back-pressure from mysql2's `.stream()`.
  */
-import type { JsonValue, Row } from '@fetcher/engine';
+import type { ConnectReason, JsonValue, Row } from '@fetcher/engine';
 import { createPool, type Pool, type PoolConnection, type QueryOptions } from 'mysql2';
 import type { DialTarget } from '../common/host-safety';
 import { queryTimeoutMs } from '../common/timeouts';
@@ -27,6 +27,7 @@ import {
 } from './discovery.mysql';
 import { mysqlStatement } from './statement.mysql';
 import { mysqlTypeCast } from './value-mapping.mysql';
+import { mysqlConnectReason } from './connect-reason.mysql';
 
 /** Server errors (structured codes) meaning "this server has no CHECK_CONSTRAINTS view as MariaDB has it". */
 const NO_CHECK_VIEW = new Set(['ER_BAD_FIELD_ERROR', 'ER_UNKNOWN_TABLE', 'ER_NO_SUCH_TABLE']);
@@ -126,6 +127,10 @@ export class MysqlConnector extends PooledSqlConnector<Pool> {
       mapError: (error) => (driverErrorCode(error) === 'PROTOCOL_SEQUENCE_TIMEOUT' ? statementTimeout(error) : error),
     });
     return tableItems(key, rows);
+  }
+
+  protected override connectReason(error: object): ConnectReason | undefined {
+    return mysqlConnectReason(error);
   }
 
   protected override abandonCheckedOut(): void {

@@ -3,6 +3,7 @@
  * most two sessions, opened by testConnection; discovery is cached and reused by queryStream; rows
  * stream from `connection.queryStream()` in fetches of 256.
  */
+import type { ConnectReason } from '@fetcher/engine';
 import { queryTimeoutMs } from '../common/timeouts';
 import { raceAbort } from '../common/abort';
 import { ORACLE_DIALECT } from '../sql/dialect';
@@ -29,6 +30,7 @@ import {
 import { PinningProxy } from './pinning-proxy.oracle';
 import { ORACLE_SESSION_SQL, oracleStatement } from './statement.oracle';
 import { oracleConverter, oracleFetchTypeHandler } from './value-mapping.oracle';
+import { oracleConnectReason } from './connect-reason.oracle';
 
 const FETCH_ROWS = 256;
 
@@ -101,6 +103,10 @@ export class OracleConnector extends PooledSqlConnector<OraclePoolLike, SqlConne
       release: (completed) => this.#release(connection, completed),
     });
     return tableItems(key, rows);
+  }
+
+  protected override connectReason(error: object): ConnectReason | undefined {
+    return oracleConnectReason(error);
   }
 
   protected override abandonCheckedOut(): void {

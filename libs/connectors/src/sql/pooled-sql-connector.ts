@@ -1,4 +1,4 @@
-import { EngineError, compareUtf8, type Connector, type QueryRequest, type RowCursor, type SchemaSnapshot } from '@fetcher/engine';
+import { EngineError, compareUtf8, type ConnectReason, type Connector, type QueryRequest, type RowCursor, type SchemaSnapshot } from '@fetcher/engine';
 import { connectError } from '../common/errors';
 import { resolveDialTarget, type DialTarget } from '../common/host-safety';
 import { withTimeout } from '../common/abort';
@@ -43,6 +43,7 @@ export abstract class PooledSqlConnector<Pool, Config extends SqlConnectorConfig
       this.#config.timeouts.connectMs,
       (budget) => (this.#pool ? this.ping(budget) : this.open(budget)),
       () => this.closePool(),
+      (error) => this.connectReason(error),
     );
   }
 
@@ -114,6 +115,8 @@ export abstract class PooledSqlConnector<Pool, Config extends SqlConnectorConfig
   /** Reads the catalog within `budget`; `signal` is the caller's, to tell its abort from the budget's end. */
   protected abstract readSchema(budget: AbortSignal, signal: AbortSignal): Promise<DiscoveredSchema>;
   protected abstract openTable(key: string, plan: TableQueryPlan, signal: AbortSignal): Promise<TableSource>;
+  /** The class of a failed dial from the driver's own error codes (Node's are recognised anyway). */
+  protected abstract connectReason(error: object): ConnectReason | undefined;
   /** Stops whatever is still checked out (close() runs it before ending the pool, which would wait for it). */
   protected abstract abandonCheckedOut(): void;
   /** Ends the pool; never rejects. */

@@ -131,7 +131,7 @@ describe('SqlServerConnector (fake driver: no SQL Server on this machine)', () =
     const rendered = [(error as EngineError).message, String(error), JSON.stringify(error)].join('\n');
     expect(rendered).toBe(
       'failed to connect to datasource\nengine: [connect] failed to connect to datasource\n' +
-        '{"name":"EngineError","category":"connect","message":"failed to connect to datasource"}',
+        '{"name":"EngineError","category":"connect","message":"failed to connect to datasource","reason":"authentication"}',
     );
     expect(driver.closed).toBe(1);
     await sut.close();

@@ -3,6 +3,7 @@
  * connections, opened by testConnection; discovery is cached and reused by queryStream; rows
  * stream through `request.toReadableStream()`, which pauses the request when the buffer is full.
  */
+import type { ConnectReason } from '@fetcher/engine';
 import { TYPES } from 'mssql';
 import { queryTimeoutMs } from '../common/timeouts';
 import { raceAbort, statementTimeout } from '../common/abort';
@@ -19,6 +20,7 @@ import { buildSqlServerSchema, sqlServerDiscovery, type SqlServerColumnRow, type
 import { MSSQL_DRIVER, type MssqlPoolLike, type MssqlRequestLike, type SqlServerDriver } from './mssql-driver.sqlserver';
 import { sqlServerStatement } from './statement.sqlserver';
 import { convertRow, sqlServerConverter } from './value-mapping.sqlserver';
+import { sqlServerConnectReason } from './connect-reason.sqlserver';
 
 const STREAM_HIGH_WATER_MARK = 256;
 
@@ -75,6 +77,10 @@ export class SqlServerConnector extends PooledSqlConnector<MssqlPoolLike, SqlCon
       mapError: (error) => (driverErrorCode(error) === 'ETIMEOUT' ? statementTimeout(error) : error),
     });
     return Promise.resolve(tableItems(key, rows));
+  }
+
+  protected override connectReason(error: object): ConnectReason | undefined {
+    return sqlServerConnectReason(error);
   }
 
   protected override abandonCheckedOut(): void {

@@ -1,5 +1,5 @@
 /** Test-connection: find -> registry -> build -> connector.testConnection -> always close. */
-import { EngineError, ErrorText } from '../errors';
+import { EngineError, ErrorText, keptReason } from '../errors';
 import { requireStore, type EngineContext } from '../engine-context';
 import { requireTenant } from '../tenant';
 import { Deadline } from '../support/deadline';
@@ -31,11 +31,13 @@ export class ConnectionTester {
       await connector.testConnection(deadline.signal);
     } catch (error) {
       if (deadline.signal.aborted) throw deadline.error();
-      // Whatever the connector threw (its own connect EngineError included) becomes the one fixed text.
-      throw new EngineError('connect', ErrorText.connectFailed, error);
+      // Whatever the connector threw (its own connect EngineError included) becomes the one fixed
+      // text; the connector's reason, a closed set, is kept.
+      throw new EngineError('connect', ErrorText.connectFailed, error, keptReason(error));
     } finally {
       await closeQuietly(connector);
     }
     return { success: true, configName };
   }
 }
+

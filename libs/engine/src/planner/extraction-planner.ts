@@ -15,6 +15,7 @@ import type { SchemaOperations } from '../schema/schema-operations';
 import type { ValidationDatasource } from '../schema/validation-request';
 import { filterFieldNames, readConfigFilters } from './filter-reader';
 import { filterProblems } from './filter-problems';
+import { checkIncrementalShape, readConfigIncremental } from './incremental-reader';
 import { copyMetadata, readMappedFields, readRequestObject, sortedUnique, type Selection } from './request-reader';
 
 export class ExtractionPlanner {
@@ -34,6 +35,7 @@ export class ExtractionPlanner {
     // Refused, not ignored: a filter the plan would drop makes the job look filtered when it is not.
     const problems = filterProblems(request.mappedFields, request.filters);
     if (problems.length > 0) throw new EngineError('validation', invalidFilterText(problems.map((p) => p.message)), problems);
+    checkIncrementalShape(request.incremental, selection);
     const limits = applyOverrides(this.#context.limits, request.overrides);
     const metadata = copyMetadata(request.metadata);
     await this.#probe(store, tenant, [...selection.keys()], limits, host);
@@ -54,7 +56,7 @@ export class ExtractionPlanner {
     }
 
     const steps = [...selection].map(([configName, tables], ordinal) =>
-      planStep(ordinal, configName, tables, request.filters, snapshots.get(configName)),
+      planStep(ordinal, configName, tables, request, snapshots.get(configName)),
     );
     const plan: { -readonly [K in keyof ExtractionPlan]: ExtractionPlan[K] } = { tenantId: tenant.tenantId, steps, limits, mode: 'auto' };
     if (tenant.requestId !== undefined) plan.requestId = tenant.requestId;
@@ -89,21 +91,26 @@ function planStep(
   ordinal: number,
   configName: string,
   tables: ReadonlyMap<string, readonly string[]>,
-  filters: unknown,
+  request: Record<string, unknown>,
   snapshot: SchemaSnapshot | undefined,
 ): PlanStep {
   const byName = new Map((snapshot?.tables ?? []).map((t) => [t.name, t] as const));
+  const incremental = readConfigIncremental(request.incremental, configName, (table) => byName.get(table));
   const fields: Record<string, readonly string[]> = {};
   for (const [table, selected] of tables) {
     // Gate 8: "*" becomes every field of the table; the other names were validated already.
-    setOwn(fields, table, selected.includes('*') ? sortedUnique(byName.get(table)?.fields ?? []) : [...selected]);
+    const expanded = selected.includes('*') ? sortedUnique(byName.get(table)?.fields ?? []) : [...selected];
+    // The runner tracks positions from the rows, so an incremental table always carries both fields.
+    const spec = incremental?.[table];
+    setOwn(fields, table, spec ? sortedUnique([...expanded, spec.cursorField, spec.tieBreaker]) : expanded);
   }
   const kindOf = (table: string, field: string): ColumnKind | undefined => {
     if (!tables.has(table)) return undefined; // unreachable: filterProblems refused filters on unmapped tables
     return byName.get(table)?.columns?.find((c) => c.name === field)?.kind ?? 'other';
   };
-  const stepFilters = readConfigFilters(filters, configName, kindOf);
+  const stepFilters = readConfigFilters(request.filters, configName, kindOf);
   const step: { -readonly [K in keyof PlanStep]: PlanStep[K] } = { ordinal, configName, tables: [...tables.keys()], fields };
   if (stepFilters !== undefined) step.filters = stepFilters;
+  if (incremental !== undefined) step.incremental = incremental;
   return step;
 }

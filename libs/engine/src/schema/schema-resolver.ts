@@ -2,7 +2,7 @@
  * Schema discovery for one connection: cache-first when asked, otherwise straight to the
  * connector. Cache failures are misses; connector failures have fixed texts.
  */
-import { EngineError, ErrorText } from '../errors';
+import { EngineError, ErrorText, keptReason } from '../errors';
 import type { ConnectionDescriptor, SchemaSnapshot, TenantContext } from '../models';
 import type { ConnectorRegistry, SchemaCache } from '../ports';
 import { buildConnector, closeQuietly, resolveFactory } from '../support/connector-access';
@@ -33,7 +33,7 @@ export class SchemaResolver {
         if (deadline.signal.aborted) throw deadline.error();
         if (error instanceof EngineError && error.category === 'connect') {
           // Re-made with the fixed text: a connector's own message may quote its DSN.
-          throw new EngineError('connect', ErrorText.connectFailed, error);
+          throw new EngineError('connect', ErrorText.connectFailed, error, keptReason(error));
         }
         throw new EngineError('unavailable', ErrorText.discoverFailed, error);
       }

@@ -34,7 +34,8 @@ export class CreateConnectionHandler implements ICommandHandler<CreateConnection
       port: input.port,
       databaseName: input.databaseName.trim(),
       userName: input.userName.trim(),
-      hasPassword: input.password !== '',
+      // The body had a password (possibly empty); sealed, it is never an empty ciphertext.
+      hasPassword: true,
       productName,
       ...(ssl ? { ssl: { mode: ssl.mode, hasCa: ssl.ca !== '' } } : {}),
     });

@@ -1,11 +1,11 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Logger } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { Engine } from '@fetcher/engine';
 import { Errors } from '../../errors/catalogue';
 import { ENGINE } from '../../ports/engine.port';
 import { RATE_LIMITER, type RateLimiter } from '../../ports/rate-limiter.port';
 import { ConnectionDirectory } from '../connection-directory';
-import { dialFailure } from '../dial-errors';
+import { connectFailure, dialFailure, dialFailureLog, secretTexts } from '../dial-errors';
 import { TestConnectionCommand, type TestConnectionResult } from './test-connection.command';
 
 /** The whole dial (host safety, decrypt, connect, ping, close) gets this budget. */
@@ -17,6 +17,8 @@ export const TEST_BUDGET_MS = 10_000;
  */
 @CommandHandler(TestConnectionCommand)
 export class TestConnectionHandler implements ICommandHandler<TestConnectionCommand> {
+  readonly #logger = new Logger(TestConnectionHandler.name);
+
   constructor(
     @Inject(RATE_LIMITER) private readonly limiter: RateLimiter,
     @Inject(ENGINE) private readonly engine: Engine,
@@ -39,7 +41,11 @@ export class TestConnectionHandler implements ICommandHandler<TestConnectionComm
     try {
       await this.engine.testConnection(tenant, connection.configName, { signal: AbortSignal.timeout(TEST_BUDGET_MS) });
     } catch (error) {
-      throw dialFailure(error, sslMode, () => Errors.databaseConnectionError());
+      const answer = dialFailure(error, sslMode, connectFailure);
+      const secrets = secretTexts(() => ('internal' in found ? found.internal.descriptor : this.directory.storedDescriptor(found.stored)));
+      // The driver's own account of the failure, masked, for the operator only (never in the answer).
+      this.#logger.debug({ configName: connection.configName, ...dialFailureLog(error, secrets) }, 'connection test failed');
+      throw answer;
     }
     // Whole milliseconds rounded up, so a successful test never reports 0.
     const latencyMs = Math.max(1, Math.ceil(Number(process.hrtime.bigint() - started) / 1e6));

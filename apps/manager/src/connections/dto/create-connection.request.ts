@@ -20,7 +20,7 @@ export class CreateConnectionRequest {
   schema?: string;
   @ApiProperty({ example: 'reader' })
   userName!: string;
-  @ApiProperty({ description: 'Encrypted at rest; never returned', format: 'password' })
+  @ApiProperty({ description: 'Encrypted at rest; never returned. Required, but may be empty for a user without a password', format: 'password' })
   password!: string;
   @ApiPropertyOptional({ type: SslRequest })
   ssl?: SslRequest;
@@ -51,13 +51,14 @@ export function readCreateConnection(body: Record<string, unknown>): CreateConne
     databaseName: optionalString(body, 'databaseName') ?? '',
     schema: optionalString(body, 'schema'),
     userName: optionalString(body, 'userName') ?? '',
-    password: optionalString(body, 'password') ?? '',
+    // Present but empty is a real password: a database user may have none (a local MariaDB root).
+    password: optionalString(body, 'password'),
     ssl: readSsl(body),
     metadata: readMetadata(body),
   };
   const empty =
     input.configName === '' && input.type === '' && input.host === '' && input.port === 0 && input.databaseName === '' &&
-    !input.schema && input.userName === '' && input.password === '' && !input.ssl && (!input.metadata || Object.keys(input.metadata).length === 0);
+    !input.schema && input.userName === '' && !input.password && !input.ssl && (!input.metadata || Object.keys(input.metadata).length === 0);
   if (empty) throw Errors.emptyBody();
 
   const problems: FieldProblem[] = [];
@@ -72,7 +73,7 @@ export function readCreateConnection(body: Record<string, unknown>): CreateConne
   else if (input.port > 65_535) problems.push(Shape.max('port', 65_535));
   if (input.databaseName === '') problems.push(Shape.required('databaseName'));
   if (input.userName === '') problems.push(Shape.required('userName'));
-  if (input.password === '') problems.push(Shape.required('password'));
+  if (input.password === undefined) problems.push(Shape.required('password'));
   if (problems.length > 0) throw Errors.fieldProblems(problems);
   return {
     configName: input.configName,
@@ -82,7 +83,7 @@ export function readCreateConnection(body: Record<string, unknown>): CreateConne
     databaseName: input.databaseName,
     ...(input.schema ? { schema: input.schema } : {}),
     userName: input.userName,
-    password: input.password,
+    password: input.password ?? '',
     ...(input.ssl ? { ssl: input.ssl } : {}),
     ...(input.metadata && Object.keys(input.metadata).length > 0 ? { metadata: input.metadata } : {}),
   };

@@ -1,16 +1,18 @@
-import { Inject } from '@nestjs/common';
+import { Inject, Logger } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { compareUtf8, type Engine } from '@fetcher/engine';
 import { Errors } from '../../errors/catalogue';
 import { ENGINE } from '../../ports/engine.port';
 import { ConnectionDirectory } from '../connection-directory';
-import { dialFailure, isConnectFailure } from '../dial-errors';
+import { connectFailure, dialFailure, dialFailureLog, isConnectFailure, secretTexts } from '../dial-errors';
 import type { ConnectionSchemaResponse } from '../dto/connection-schema.response';
 import { GetConnectionSchemaQuery } from './get-connection-schema.query';
 
 /** Live discovery, always: GET /schema never reads or writes the schema cache. */
 @QueryHandler(GetConnectionSchemaQuery)
 export class GetConnectionSchemaHandler implements IQueryHandler<GetConnectionSchemaQuery> {
+  readonly #logger = new Logger(GetConnectionSchemaHandler.name);
+
   constructor(
     @Inject(ENGINE) private readonly engine: Engine,
     private readonly directory: ConnectionDirectory,
@@ -30,7 +32,11 @@ export class GetConnectionSchemaHandler implements IQueryHandler<GetConnectionSc
     try {
       snapshot = await this.engine.discoverSchemaFresh(tenant, c.configName);
     } catch (error) {
-      throw dialFailure(error, sslMode, (e) => (isConnectFailure(e) ? Errors.databaseConnectionError() : Errors.schemaRetrievalError()));
+      const answer = dialFailure(error, sslMode, (e) => (isConnectFailure(e) ? connectFailure(e) : Errors.schemaRetrievalError()));
+      const secrets = secretTexts(() => ('internal' in found ? found.internal.descriptor : this.directory.storedDescriptor(found.stored)));
+      // The driver's own account of the failure, masked, for the operator only (never in the answer).
+      this.#logger.debug({ configName: c.configName, ...dialFailureLog(error, secrets) }, 'schema discovery failed');
+      throw answer;
     }
     const tables = [...snapshot.tables]
       .sort((a, b) => compareUtf8(a.name, b.name))

@@ -1,9 +1,16 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { createTenantContext } from '@fetcher/engine';
+import { KeyRing } from '@fetcher/platform';
 import { withFaults } from '@fetcher/platform/testing';
+import { EnvInternalDatasources } from '../../adapters/config/internal-datasources.env';
+import { MemoryConnectionRepository } from '../../adapters/embedded/connection-repository.memory';
+import type { ManagerConfig } from '../../config/manager.config';
+import { ConnectionDirectory } from '../../connections/connection-directory';
 import type { AppError } from '../../errors/app-error';
+import type { StoredConnection } from '../../ports/connection-repository.port';
 import { FakeClock } from '../../testing/fake-clock';
-import { aResolvedConnection, FakeConnectionResolver, FakeConnectivityCheck, FakeSchemaCheck } from '../../testing/fake-connections';
+import { FakeConnectivityCheck, FakeSchemaCheck } from '../../testing/fake-connections';
 import { RecordingJobPublisher } from '../../testing/recording-job-publisher';
 import { TestJobRepository } from '../../testing/test-job-repository';
 import { parseCreateJobRequest, type CreateJobRequest } from '../dto/create-job.request';
@@ -25,13 +32,41 @@ function aJobRequest(body: Record<string, unknown> = {}): CreateJobRequest {
 function setup() {
   const jobs = withFaults(new TestJobRepository());
   const publisher = new RecordingJobPublisher();
-  const resolver = new FakeConnectionResolver([aResolvedConnection('pg-main'), aResolvedConnection('internal-ds', { internal: true, productName: '' })]);
+  const keyRing = KeyRing.create({ current: { version: '1', key: randomBytes(32) } });
+  // The resolver the Manager runs, over the embedded repository: a stored `pg-main` of the product
+  // `reporter`, and the operator's `internal-ds`.
+  const connections = MemoryConnectionRepository.inMemory();
+  const internal = new EnvInternalDatasources([{ configName: 'internal-ds', type: 'POSTGRESQL', host: 'db.internal', port: 5432, databaseName: 'app', userName: 'app', metadata: {} }]);
+  const resolver = withFaults(new ConnectionDirectory(internal, connections, { keyRing } as ManagerConfig));
+  const pgMain: StoredConnection = {
+    id: randomUUID(),
+    productName: 'reporter',
+    configName: 'pg-main',
+    type: 'POSTGRESQL',
+    host: 'db.example.com',
+    port: 5432,
+    databaseName: 'app',
+    userName: 'app',
+    passwordEncrypted: keyRing.encryptCredential('app-password').ciphertext,
+    keyVersion: '1',
+    createdAt: new Date('2025-12-01T00:00:00Z'),
+    updatedAt: new Date('2025-12-01T00:00:00Z'),
+  };
+  const stored = connections.insert(tenant, pgMain);
+  /** Replaces the stored `pg-main` with `changes`. */
+  const changePgMain = async (changes: Partial<StoredConnection>) => {
+    await stored;
+    await connections.replace(tenant, { ...pgMain, ...changes });
+  };
   const connectivity = new FakeConnectivityCheck();
   const clock = new FakeClock('2026-01-01T00:00:00Z');
   const schema = new FakeSchemaCheck();
   const sut = new CreateJobHandler(jobs, publisher, resolver, connectivity, clock, schema);
-  const run = (request: CreateJobRequest = aJobRequest()) => sut.execute(new CreateJobCommand(tenant, request));
-  return { jobs, publisher, resolver, connectivity, schema, clock, sut, run };
+  const run = async (request: CreateJobRequest = aJobRequest()) => {
+    await stored;
+    return sut.execute(new CreateJobCommand(tenant, request));
+  };
+  return { jobs, publisher, resolver, connections, pgMain, changePgMain, connectivity, schema, clock, sut, run };
 }
 
 async function failure(promise: Promise<unknown>): Promise<Pick<AppError, 'code' | 'title' | 'message' | 'fields' | 'category'>> {
@@ -100,13 +135,13 @@ describe(CreateJobHandler.name, () => {
   });
 
   it('answers a duplicate before resolving or dialling anything, even if the connection is gone', async () => {
-    const { run, resolver, connectivity } = setup();
+    const { run, resolver, connections, pgMain, connectivity, clock } = setup();
     await run();
-    resolver.connections.clear();
+    await connections.softDelete(tenant, pgMain.id, clock.now());
     connectivity.checked.length = 0;
-    const callsBefore = resolver.calls;
+    // Resolving would reject now: the duplicate is answered without asking.
+    resolver.faults.failAlways('resolve', new Error('resolved a duplicate'));
     expect((await run()).duplicate).toBe(true);
-    expect(resolver.calls).toBe(callsBefore);
     expect(connectivity.checked).toEqual([]);
   });
 
@@ -340,7 +375,7 @@ describe(CreateJobHandler.name, () => {
 
     it('answers 500 when resolution fails', async () => {
       const { run, resolver } = setup();
-      resolver.failWith = new Error('mongo down');
+      resolver.faults.failAlways('resolve', new Error('mongo down'));
       expect(await failure(run())).toMatchObject({ code: 'FET-0002' });
     });
 
@@ -363,8 +398,8 @@ describe(CreateJobHandler.name, () => {
     });
 
     it('answers FET-1014 for an unassigned stored connection and exempts internal ones', async () => {
-      const { run, resolver } = setup();
-      resolver.connections.set('pg-main', aResolvedConnection('pg-main', { productName: '' }));
+      const { run, changePgMain } = setup();
+      await changePgMain({ productName: '' });
       expect(await failure(run(twoSources))).toMatchObject({
         code: 'FET-1014',
         message: "Connection 'pg-main' has no product assigned. Use the migration endpoint to assign it first.",
@@ -396,9 +431,8 @@ describe(CreateJobHandler.name, () => {
     });
 
     it('maps a refused ssl mode to FET-0413 naming the mode', async () => {
-      const { run, connectivity, resolver } = setup();
-      const pg = aResolvedConnection('pg-main');
-      resolver.connections.set('pg-main', { ...pg, descriptor: { ...pg.descriptor, sslMode: 'bogus' } });
+      const { run, connectivity, changePgMain } = setup();
+      await changePgMain({ ssl: { mode: 'bogus' } });
       connectivity.outcomes.set('pg-main', 'ssl_mode_not_allowed');
       expect(await failure(run())).toMatchObject({ code: 'FET-0413', message: expect.stringContaining("'bogus'") });
     });

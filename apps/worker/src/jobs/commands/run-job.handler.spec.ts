@@ -14,7 +14,8 @@ import { TerminalWriteRefused } from '../../ports/job-store.port';
 import { FakeClock } from '../../testing/fake-clock';
 import { InMemoryResultStore } from '../../testing/in-memory-result-store';
 import { RecordingEventPublisher } from '../../testing/recording-event-publisher';
-import { StaticConnectionResolver } from '../../testing/static-connection-resolver';
+import { MemoryConnectionResolver } from '../../adapters/embedded/connection-resolver.memory';
+import { storedConnection } from '../../testing/stored-connection';
 import { TestJobStore } from '../../testing/test-job-store';
 import { JobOutbox } from '../job-outbox';
 import { JobRequestedController } from '../job-requested.controller';
@@ -40,12 +41,18 @@ describe(RunJobHandler.name, () => {
     const template = new TemplateConnector(behavior);
     const factory = new MemoryConnectorFactory(template);
     const registry = new MemoryConnectorRegistry().register('memory', factory);
-    const resolver = new StaticConnectionResolver([
-      { descriptor: { configName: 'crm', type: 'memory', host: 'h', port: 1, databaseName: 'crm', userName: 'u' }, internal: false, secretValues: ['s3cret-pass'], productName: 'reporter' },
-      // Another product's connection: no job of `reporter` may read it.
-      { descriptor: { configName: 'billing', type: 'memory', host: 'h', port: 1, databaseName: 'billing', userName: 'u' }, internal: false, secretValues: [], productName: 'ledger' },
-      { descriptor: { configName: 'shared', type: 'memory', host: 'h', port: 1, databaseName: 'shared', userName: 'u' }, internal: true, secretValues: [] },
-    ]);
+    // The embedded resolver over the connections the Manager stored, and one operator-configured datasource.
+    const resolver = new MemoryConnectionResolver(
+      {
+        live: () => [
+          storedConnection(ring, 'crm', { type: 'memory', productName: 'reporter', password: 's3cret-pass' }),
+          // Another product's connection: no job of `reporter` may read it.
+          storedConnection(ring, 'billing', { type: 'memory', productName: 'ledger' }),
+        ],
+      },
+      ring,
+      [{ configName: 'shared', type: 'memory', host: 'h', port: 1, databaseName: 'shared', userName: 'u', metadata: {} }],
+    );
     const sleeps: number[] = [];
     // Every sleep of the handler advances the fake clock at once; a test may put another sleep in.
     const sleeper = {

@@ -11,12 +11,16 @@ import { MongoConnectionRepository } from './adapters/mongo/connection-repositor
 import { MongoModule } from './adapters/mongo/mongo.module';
 import { JOB_PUBLISHER_PROVIDERS } from './adapters/amqp/job-publisher.provider';
 import { EngineConnectivityCheck } from './adapters/engine/connectivity-check.engine';
-import { LimitedConnectivityCheck } from './adapters/engine/connectivity-check.limited';
+import { DIAL_SLOTS, DIALS_PER_CONNECTION, LimitedConnectivityCheck } from './adapters/engine/connectivity-check.limited';
 import { MongoJobRepository } from './adapters/mongo/job-repository.mongo';
 import { JOB_MODEL, JobSchema } from './adapters/mongo/job.schema';
 import { dispatchSweepProvider } from './jobs/dispatch/dispatch-sweep.provider';
 import { JOB_CONTROLLERS, JOB_HANDLERS } from './jobs/job.handlers';
 import { CONNECTIVITY_CHECK } from './ports/connectivity-check.port';
+import { SCHEMA_CHECK } from './ports/schema-check.port';
+import { EngineSchemaCheck } from './adapters/engine/schema-check.engine';
+import { LimitedSchemaCheck } from './adapters/engine/schema-check.limited';
+import { KeyedSemaphore } from './adapters/engine/keyed-semaphore';
 import { ENGINE } from './ports/engine.port';
 import { JOB_REPOSITORY } from './ports/job-repository.port';
 import { JOB_PUBLISHER } from './ports/job-publisher.port';
@@ -110,11 +114,21 @@ export class ManagerModule {
         { provide: SCHEMA_CACHE_INVALIDATOR, useExisting: RedisSchemaCache },
         { provide: CONNECTION_RESOLVER, useExisting: ConnectionDirectory },
         engineProvider,
+        { provide: DIAL_SLOTS, useFactory: () => new KeyedSemaphore(DIALS_PER_CONNECTION) },
+        {
+          provide: SCHEMA_CHECK,
+          inject: [ENGINE, DIAL_SLOTS],
+          useFactory: (engine: Engine, slots: KeyedSemaphore) => new LimitedSchemaCheck(new EngineSchemaCheck(engine), slots),
+        },
         ...CONNECTION_HANDLERS,
         // Jobs
         { provide: JOB_REPOSITORY, useClass: MongoJobRepository },
         ...(binds(options.infrastructure, JOB_PUBLISHER) ? [] : JOB_PUBLISHER_PROVIDERS),
-        { provide: CONNECTIVITY_CHECK, inject: [ENGINE], useFactory: (engine: Engine) => new LimitedConnectivityCheck(new EngineConnectivityCheck(engine)) },
+        {
+          provide: CONNECTIVITY_CHECK,
+          inject: [ENGINE, DIAL_SLOTS],
+          useFactory: (engine: Engine, slots: KeyedSemaphore) => new LimitedConnectivityCheck(new EngineConnectivityCheck(engine), slots),
+        },
         dispatchSweepProvider,
         ...JOB_HANDLERS,
         ...(options.infrastructure?.providers ?? []),

@@ -76,7 +76,8 @@ describe('the standalone service under a burst of identical job requests', () =>
     const answers = await Promise.all(Array.from({ length: 30 }, () => post(body)));
     expect(histogram(answers)).toEqual({ 200: 29, 202: 1 });
     expect(await terminal(answers.find((a) => a.status === 202)!.body.jobId!)).toBe('completed');
-    expect(proxy.accepted - before).toBe(perJob);
+    // At most what one job cost alone: job creation's schema check may find the schema cached by now.
+    expect(proxy.accepted - before).toBeLessThanOrEqual(perJob);
     expect(storedJobs(body)).toHaveLength(1);
   });
 

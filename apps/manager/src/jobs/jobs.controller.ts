@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Authorize } from '../auth/authorize.decorator';
 import { MANAGER_CONFIG, type ManagerConfig } from '../config/manager.config';
 import { Errors } from '../errors/catalogue';
-import { ErrorBody, FieldErrorBody, InvalidFilterErrorBody } from '../http/error-bodies';
+import { ErrorBody, FieldErrorBody, InvalidFilterErrorBody, SchemaValidationErrorBody } from '../http/error-bodies';
 import { parseJsonObject } from '../http/json-body';
 import { optionalProductName } from '../http/product-header';
 import { jobRequestTenant } from '../http/request-tenant';
@@ -47,6 +47,7 @@ export class JobsController {
     description: 'Missing mappedFields (FET-0402 with `fields`), filters that cannot be applied (FET-0415 with `errors`), or another validation error',
     schema: { oneOf: [{ $ref: getSchemaPath(FieldErrorBody) }, { $ref: getSchemaPath(InvalidFilterErrorBody) }, { $ref: getSchemaPath(ErrorBody) }] },
   })
+  @ApiResponse({ status: 422, description: 'A table or field of a stored connection does not exist: the validate-schema report (FET-1060)', type: SchemaValidationErrorBody })
   @ApiResponse({ status: 413, description: 'Body over 4 MiB' })
   async create(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<CreateJobResponse> {
     const parsed = parseCreateJobRequest(parseJsonObject(body));

@@ -64,4 +64,26 @@ describe('job creation refusals against a real PostgreSQL', () => {
     const answer = await post({ [`${pg.schema}.orders`]: { total: { between: [1, 9] }, id: { gt: [0] } } }, { [`${pg.schema}.orders`]: ['id'] });
     expect(answer.status).toBe(202);
   });
+
+  it('refuses a missing table and field with the validate-schema report (422 FET-1060), and stores no job', async () => {
+    const before = await jobCount();
+    const tables = { [`${pg.schema}.orders`]: ['id', 'colour'], [`${pg.schema}.invoices`]: ['id'], [`${pg.schema}.accounts`]: ['*'] };
+    const answer = await sut.request('POST', '/v1/fetcher', { body: { dataRequest: { mappedFields: { [configName]: tables } }, metadata: { source: 'reporter' } } });
+    expect({ status: answer.status, body: answer.json() }).toEqual({
+      status: 422,
+      body: {
+        title: 'Schema validation failed',
+        code: 'FET-1060',
+        message: 'Schema validation found inconsistencies.',
+        errors: [
+          { type: 'TABLE_NOT_FOUND', dataSourceId: configName, table: `${pg.schema}.invoices` },
+          { type: 'FIELD_NOT_FOUND', dataSourceId: configName, table: `${pg.schema}.orders`, field: 'colour' },
+        ],
+      },
+    });
+    expect(await jobCount()).toBe(before);
+    // The same report as the validate-schema route gives for the same names.
+    const validated = await sut.request('POST', '/v1/management/connections/validate-schema', { body: { mappedFields: { [configName]: tables } } });
+    expect(validated.json()).toEqual(answer.json());
+  });
 });

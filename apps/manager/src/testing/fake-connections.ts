@@ -1,3 +1,4 @@
+import type { SchemaCheck, SchemaProblem } from '../ports/schema-check.port';
 import type { TenantContext } from '@fetcher/engine';
 import type { ResolvedConnection } from '../ports/connection-resolver.port';
 import type { ConnectivityCheck, ConnectivityOutcome } from '../ports/connectivity-check.port';
@@ -22,5 +23,19 @@ export class FakeConnectivityCheck implements ConnectivityCheck {
     await Promise.resolve();
     this.checked.push(connection.configName);
     return this.outcomes.get(connection.configName) ?? 'ok';
+  }
+}
+
+/** Answers the problems set for a connection (none by default), or rejects with `failWith`; records what it was asked. */
+export class FakeSchemaCheck implements SchemaCheck {
+  readonly problems = new Map<string, SchemaProblem[]>();
+  readonly checked: { configName: string; tables: string[]; bounded: boolean }[] = [];
+  failWith?: Error;
+
+  async check(_tenant: TenantContext, connection: ResolvedConnection, tables: ReadonlyMap<string, readonly string[]>, signal?: AbortSignal): Promise<SchemaProblem[]> {
+    await Promise.resolve();
+    this.checked.push({ configName: connection.configName, tables: [...tables.keys()], bounded: signal !== undefined });
+    if (this.failWith) throw this.failWith;
+    return this.problems.get(connection.configName) ?? [];
   }
 }

@@ -5,6 +5,8 @@ import { KeyedSemaphore } from './keyed-semaphore';
 
 /** Job-creation dials one stored connection may have in flight at once, per process. */
 export const DIALS_PER_CONNECTION = 4;
+/** The one semaphore of job-creation dials, shared by the connectivity check and the schema check. */
+export const DIAL_SLOTS = Symbol('KeyedSemaphore');
 
 /**
  * Bounds the dials to each stored connection: a burst of job requests for one datasource must not
@@ -16,17 +18,17 @@ export const DIALS_PER_CONNECTION = 4;
 export class LimitedConnectivityCheck implements ConnectivityCheck {
   readonly #slots: KeyedSemaphore;
 
+  /** `slots`: a limit, or the semaphore shared with the job-creation schema check (one budget of dials per connection). */
   constructor(
     private readonly inner: ConnectivityCheck,
-    limit = DIALS_PER_CONNECTION,
+    slots: KeyedSemaphore | number = DIALS_PER_CONNECTION,
   ) {
-    this.#slots = new KeyedSemaphore(limit);
+    this.#slots = typeof slots === 'number' ? new KeyedSemaphore(slots) : slots;
   }
 
   async check(tenant: TenantContext, connection: ResolvedConnection, timeoutMs: number): Promise<ConnectivityOutcome> {
     const started = Date.now();
-    // Config names are unique among a tenant's live connections, and NUL appears in neither part.
-    const release = await this.#slots.acquire(`${tenant.tenantId}\u0000${connection.configName}`, timeoutMs);
+    const release = await this.#slots.acquire(dialSlotKey(tenant, connection), timeoutMs);
     if (!release) return 'unavailable';
     try {
       return await this.inner.check(tenant, connection, Math.max(1, timeoutMs - (Date.now() - started)));
@@ -34,4 +36,9 @@ export class LimitedConnectivityCheck implements ConnectivityCheck {
       release();
     }
   }
+}
+
+/** The semaphore key of one stored connection. Config names are unique among a tenant's live connections, and NUL appears in neither part. */
+export function dialSlotKey(tenant: TenantContext, connection: ResolvedConnection): string {
+  return `${tenant.tenantId}\u0000${connection.configName}`;
 }

@@ -10,7 +10,7 @@ import { ConnectionDirectory } from '../../connections/connection-directory';
 import type { AppError } from '../../errors/app-error';
 import type { StoredConnection } from '../../ports/connection-repository.port';
 import { FakeClock } from '../../testing/fake-clock';
-import { FakeConnectivityCheck } from '../../testing/fake-connections';
+import { FakeConnectivityCheck, FakeSchemaCheck } from '../../testing/fake-connections';
 import { RecordingJobPublisher } from '../../testing/recording-job-publisher';
 import { TestJobRepository } from '../../testing/test-job-repository';
 import { parseCreateJobRequest, type CreateJobRequest } from '../dto/create-job.request';
@@ -60,12 +60,13 @@ function setup() {
   };
   const connectivity = new FakeConnectivityCheck();
   const clock = new FakeClock('2026-01-01T00:00:00Z');
-  const sut = new CreateJobHandler(jobs, publisher, resolver, connectivity, clock);
+  const schema = new FakeSchemaCheck();
+  const sut = new CreateJobHandler(jobs, publisher, resolver, connectivity, clock, schema);
   const run = async (request: CreateJobRequest = aJobRequest()) => {
     await stored;
     return sut.execute(new CreateJobCommand(tenant, request));
   };
-  return { jobs, publisher, resolver, connections, pgMain, changePgMain, connectivity, clock, sut, run };
+  return { jobs, publisher, resolver, connections, pgMain, changePgMain, connectivity, schema, clock, sut, run };
 }
 
 async function failure(promise: Promise<unknown>): Promise<Pick<AppError, 'code' | 'title' | 'message' | 'fields' | 'category'>> {
@@ -280,10 +281,11 @@ describe(CreateJobHandler.name, () => {
       });
     });
 
-    it('does not check table or field names: the planner does', async () => {
-      const { run } = setup();
-      const result = await run(aJobRequest({ dataRequest: { mappedFields: { 'pg-main': { 'no.such.table': ['*'], other: [] } } } }));
+    it('leaves table and field names of internal datasources to the Worker', async () => {
+      const { run, schema } = setup();
+      const result = await run(aJobRequest({ dataRequest: { mappedFields: { 'internal-ds': { 'no.such.table': ['*'] } } } }));
       expect(result.duplicate).toBe(false);
+      expect(schema.checked).toEqual([]);
     });
   });
 
@@ -331,6 +333,40 @@ describe(CreateJobHandler.name, () => {
           "filter on 'pg-main.transactions.amount': operator 'between' needs exactly 2 values, got 1; " +
           "filter on 'pg-main.transactions.id': operator 'lt' needs exactly 1 value, got 2",
       );
+    });
+  });
+
+  describe('tables and fields (the validate-schema report)', () => {
+    it('refuses a missing table or field of a stored connection with 422 FET-1060 and the report, storing nothing', async () => {
+      const { run, schema, jobs, publisher } = setup();
+      schema.problems.set('pg-main', [
+        { type: 'FIELD_NOT_FOUND', dataSourceId: 'pg-main', table: 'transactions', field: 'colour' },
+        { type: 'TABLE_NOT_FOUND', dataSourceId: 'pg-main', table: 'invoices' },
+      ]);
+      const error = (await run(aJobRequest({ dataRequest: { mappedFields: { 'pg-main': { transactions: ['colour'], invoices: ['id'], empty: [] } } } })).catch(
+        (e: unknown) => e,
+      )) as AppError;
+      expect(error).toMatchObject({ code: 'FET-1060', title: 'Schema validation failed', message: 'Schema validation found inconsistencies.', category: 'unprocessable' });
+      expect(error.errors).toEqual([
+        { type: 'TABLE_NOT_FOUND', dataSourceId: 'pg-main', table: 'invoices' },
+        { type: 'FIELD_NOT_FOUND', dataSourceId: 'pg-main', table: 'transactions', field: 'colour' },
+      ]);
+      expect(schema.checked).toEqual([{ configName: 'pg-main', tables: ['transactions', 'invoices'], bounded: true }]);
+      expect(jobs.all(tenant)).toEqual([]);
+      expect(publisher.published).toEqual([]);
+    });
+
+    it('accepts the job when the check cannot finish (budget spent, discovery failed): the Worker checks again', async () => {
+      const { run, schema } = setup();
+      schema.failWith = new DOMException('The operation was aborted due to timeout', 'TimeoutError');
+      expect((await run()).duplicate).toBe(false);
+    });
+
+    it('checks only after the dial succeeded', async () => {
+      const { run, schema, connectivity } = setup();
+      connectivity.outcomes.set('pg-main', 'unavailable');
+      expect(await failure(run())).toMatchObject({ code: 'FET-1040' });
+      expect(schema.checked).toEqual([]);
     });
   });
 

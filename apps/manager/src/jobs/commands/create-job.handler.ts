@@ -8,6 +8,7 @@ import { CONNECTION_RESOLVER, type ConnectionResolver, type ResolvedConnection }
 import { CONNECTIVITY_CHECK, type ConnectivityCheck } from '../../ports/connectivity-check.port';
 import { JOB_PUBLISHER, type JobPublisher } from '../../ports/job-publisher.port';
 import { JOB_REPOSITORY, type JobRepository } from '../../ports/job-repository.port';
+import { SCHEMA_CHECK, type SchemaCheck, type SchemaProblem, sortSchemaProblems } from '../../ports/schema-check.port';
 import type { Job } from '../job';
 import { checkDataRequest, checkFilterReferences, checkFilters, requireMappedFields, requireSource } from '../job-request.rules';
 import { requestHash } from '../request-hash';
@@ -19,6 +20,8 @@ import { SingleFlight } from './single-flight';
 export const DEDUP_WINDOW_MS = 5 * 60_000;
 /** Each stored connection gets this long to accept a dial at job creation. */
 export const CONNECTIVITY_TIMEOUT_MS = 10_000;
+/** Each stored connection's tables and fields get this long to be checked at job creation; past it the Worker checks them. */
+export const SCHEMA_CHECK_TIMEOUT_MS = 10_000;
 
 @CommandHandler(CreateJobCommand)
 export class CreateJobHandler implements ICommandHandler<CreateJobCommand, CreateJobResult> {
@@ -31,6 +34,7 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
     @Inject(CONNECTION_RESOLVER) private readonly resolver: ConnectionResolver,
     @Inject(CONNECTIVITY_CHECK) private readonly connectivity: ConnectivityCheck,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(SCHEMA_CHECK) private readonly schema: SchemaCheck,
   ) {}
 
   async execute({ tenant, request }: CreateJobCommand): Promise<CreateJobResult> {
@@ -58,6 +62,7 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
     checkOwnership(connections, source);
     checkFilters(mappedFields, request.filters, new Map(connections.map((c) => [c.configName, c.descriptor.type])));
     await this.#checkConnectivity(tenant, connections);
+    await this.#checkSchema(tenant, connections, mappedFields);
 
     const job = pendingJob(mappedFields, request, hash, this.clock.now());
     const existing = await this.#insert(tenant, job);
@@ -97,6 +102,27 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
           throw Errors.connectionDown(connection.configName);
       }
     }
+  }
+
+  /**
+   * The validate-schema check of every stored connection, one after another: a table or field that
+   * does not exist is refused here with the validate-schema report (422 FET-1060) instead of a job
+   * that can only fail. A check that cannot finish within its budget (a slow discovery, a failure
+   * after the dial succeeded) proves nothing either way: the job is accepted and the Worker checks
+   * again. Internal datasources are skipped, as for the dial.
+   */
+  async #checkSchema(tenant: TenantContext, connections: readonly ResolvedConnection[], mappedFields: MappedFields): Promise<void> {
+    const problems: SchemaProblem[] = [];
+    for (const connection of connections) {
+      if (connection.internal) continue;
+      const tables = new Map(Object.entries(mappedFields[connection.configName] ?? {}).filter(([, fields]) => fields.length > 0));
+      try {
+        problems.push(...(await this.schema.check(tenant, connection, tables, AbortSignal.timeout(SCHEMA_CHECK_TIMEOUT_MS))));
+      } catch (error) {
+        this.#logger.warn(`schema check of '${connection.configName}' inconclusive, left to the Worker: ${describe(error)}`);
+      }
+    }
+    if (problems.length > 0) throw Errors.schemaValidationFailed(sortSchemaProblems(problems));
   }
 
   /**

@@ -1,0 +1,33 @@
+import { compareUtf8, type TenantContext } from '@fetcher/engine';
+import type { ResolvedConnection } from './connection-resolver.port';
+
+/** One entry of the validate-schema report: `TABLE_NOT_FOUND` and `FIELD_NOT_FOUND` name the table (and field) as sent. */
+export type SchemaProblem = Readonly<Record<string, string>>;
+
+/**
+ * Checks the tables and fields one request names against a resolved connection's schema (cached
+ * where the validate-schema route caches it), and answers the report entries of what does not exist,
+ * in the client's own spelling. Used by validate-schema and by job creation, so both refuse the same
+ * names. MAY reject: a dial or discovery failure, a denied host or SSL mode (as the engine's errors),
+ * or the signal's abort; callers decide what a failure means for them.
+ */
+export interface SchemaCheck {
+  check(
+    tenant: TenantContext,
+    connection: ResolvedConnection,
+    tables: ReadonlyMap<string, readonly string[]>,
+    signal?: AbortSignal,
+  ): Promise<SchemaProblem[]>;
+}
+export const SCHEMA_CHECK = Symbol('SchemaCheck');
+
+/** The report's order: by datasource, then table, then field (an absent part first). */
+export function sortSchemaProblems(problems: SchemaProblem[]): SchemaProblem[] {
+  return problems.sort((a, b) => {
+    for (const key of ['dataSourceId', 'table', 'field']) {
+      const order = compareUtf8(a[key] ?? '', b[key] ?? '');
+      if (order !== 0) return order;
+    }
+    return 0;
+  });
+}

@@ -29,7 +29,8 @@ export type EntityKind = 'connection' | 'job';
  * beyond the double range or nesting beyond the bound, `wrong_type` a known field of the wrong JSON
  * type (named in `field`).
  */
-export type ParseReason = 'content_type' | 'malformed_json' | 'not_an_object' | 'out_of_bounds' | 'wrong_type';
+export const PARSE_REASONS = Object.freeze(['content_type', 'malformed_json', 'not_an_object', 'out_of_bounds', 'wrong_type'] as const);
+export type ParseReason = (typeof PARSE_REASONS)[number];
 
 export const Errors = {
   // 0xxx: generic

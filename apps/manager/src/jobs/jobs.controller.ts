@@ -16,10 +16,10 @@ import { CreateJobResponse, createJobResponse } from './dto/job.response';
 /** Job creation (202 new, 200 duplicate). Reading a job is `job-status.route.ts`, served by Fastify directly. */
 @ApiTags('jobs')
 @ApiBearerAuth('bearer')
-@ApiResponse({ status: 400, description: 'Validation error (E1)', type: ErrorBody })
+@ApiResponse({ status: 400, description: 'Validation error', type: ErrorBody })
 @ApiResponse({ status: 401, description: 'Missing or unreadable token (plain text), when authorization is on' })
 @ApiResponse({ status: 403, description: 'Not authorized (plain text), when authorization is on' })
-@ApiResponse({ status: 500, description: 'Internal error (E8), including a job that could not be dispatched', type: ErrorBody })
+@ApiResponse({ status: 500, description: 'Internal error, including a job that could not be dispatched', type: ErrorBody })
 @Controller('v1/fetcher')
 export class JobsController {
   constructor(
@@ -33,7 +33,7 @@ export class JobsController {
   @ApiBody({ type: CreateJobBody })
   @ApiResponse({ status: 202, description: 'New job, queued for the Worker', type: CreateJobResponse })
   @ApiResponse({ status: 200, description: 'Duplicate request: the existing job', type: CreateJobResponse })
-  @ApiResponse({ status: 400, description: 'Missing mappedFields (E2 FET-0402) or another validation error (E1)', type: FieldErrorBody })
+  @ApiResponse({ status: 400, description: 'Missing mappedFields (FET-0402, with fields) or another validation error', type: FieldErrorBody })
   @ApiResponse({ status: 413, description: 'Body over 4 MiB' })
   async create(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<CreateJobResponse> {
     const parsed = parseCreateJobRequest(parseJsonObject(body));

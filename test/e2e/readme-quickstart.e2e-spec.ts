@@ -63,18 +63,22 @@ describe('the README quick start', () => {
     expect(startJs).toContain("require(path.join(__dirname, '..', 'dist', 'main.js'))");
   });
 
-  it('lists the demo connection, runs a job and decrypts its result with the commands as written', async () => {
+  /** Runs the README's second block against the started service, after `edit` (the port is always changed). */
+  async function runCommands(edit: (commands: string) => string = (commands) => commands) {
     const [, commands] = quickStartBlocks();
     expect(commands).toContain('http://127.0.0.1:4006');
-    const port = await freePort();
-    service = await startStandaloneProcess(port, dataDir);
-    const script = commands.replaceAll('127.0.0.1:4006', `127.0.0.1:${port}`);
-    const run = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', script], {
+    if (!service) service = await startStandaloneProcess(await freePort(), dataDir);
+    const script = edit(commands).replaceAll('http://127.0.0.1:4006', service.baseUrl);
+    return spawnSync('bash', ['-e', '-o', 'pipefail', '-c', script], {
       cwd: ROOT,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), FETCHER_DATA_DIR: dataDir, npm_config_update_notifier: 'false' },
       encoding: 'utf8',
       timeout: 120_000,
     });
+  }
+
+  it('lists the demo connection, runs a job and decrypts its result with the commands as written', async () => {
+    const run = await runCommands();
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
 
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers are read field by field in the assertions
@@ -84,5 +88,14 @@ describe('the README quick start', () => {
     expect(document.demo['shop.customers']).toHaveLength(120);
     expect(document.demo['shop.orders']).toHaveLength(400);
     expect(document.demo['shop.customers'][0]).toEqual({ country: 'US', id: 1, name: 'Grace Hopper' });
+  });
+
+  it('stops at a refused job and shows its error body instead of polling for it', async () => {
+    // A malformed request body: the Manager answers 400 FET-0001 and there is no job to wait for.
+    const run = await runCommands((commands) => commands.replace(`-d '{"dataRequest":{`, `-d '{"dataRequest":{{`));
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toContain('FET-0001');
+    // Only the connection list was printed: nothing was polled or decrypted after the refusal.
+    expect(jsonValues(run.stdout)).toHaveLength(1);
   });
 });

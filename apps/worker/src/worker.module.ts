@@ -1,5 +1,6 @@
 import { type DynamicModule, Module, type ModuleMetadata, type Provider } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
+import { JOB_CONTROL_EXCHANGE } from '@fetcher/contracts';
 import { createConnectorRegistry } from '@fetcher/connectors';
 import {
   assertFetcherTopology,
@@ -16,6 +17,7 @@ import {
 import { LoggerModule } from 'nestjs-pino';
 import { AmqpConnections } from './adapters/amqp/amqp-connections';
 import { AmqpEventPublisher } from './adapters/amqp/event-publisher.amqp';
+import { JobControlConsumer } from './adapters/amqp/job-control.consumer';
 import { JobQueueTransport } from './adapters/amqp/job-queue.transport';
 import { MongoConnectionResolver } from './adapters/mongo/connection-resolver.mongo';
 import { MongoConnection } from './adapters/mongo/mongo-connection';
@@ -29,6 +31,7 @@ import { LeaseReaper } from './jobs/background/lease-reaper';
 import { TerminalEventRepairer } from './jobs/background/terminal-event-repairer';
 import { FailPendingJobHandler } from './jobs/commands/fail-pending-job.handler';
 import { CONNECTOR_REGISTRY, RunJobHandler } from './jobs/commands/run-job.handler';
+import { JobCancelRegistry } from './jobs/cancel/job-cancel-registry';
 import { JobOutbox } from './jobs/job-outbox';
 import { JobRequestedController } from './jobs/job-requested.controller';
 import { JOB_SETTINGS, type JobSettings } from './jobs/job-settings';
@@ -125,6 +128,7 @@ export class WorkerModule {
 
         // Jobs.
         MessageVerifier,
+        JobCancelRegistry,
         JobOutbox,
         RunJobHandler,
         FailPendingJobHandler,
@@ -191,6 +195,14 @@ function productionInfrastructure(config: WorkerConfig, telemetry: Telemetry | n
               : checkWorkQueue(ch, config.amqp.workQueue),
         }),
       inject: [AmqpConnections, PROBES],
+    },
+
+    // Cancel requests, from the control fanout exchange (the lease renewal reads them too).
+    {
+      provide: JobControlConsumer,
+      useFactory: (amqp: AmqpConnections, verifier: MessageVerifier, registry: JobCancelRegistry, metrics: WorkerMetrics) =>
+        new JobControlConsumer(() => amqp.consumer, { exchange: JOB_CONTROL_EXCHANGE, verify: (msg) => verifier.verify(msg) }, registry, metrics),
+      inject: [AmqpConnections, MessageVerifier, JobCancelRegistry, WorkerMetrics],
     },
 
     // Readiness.

@@ -222,9 +222,65 @@ export function filterListText(path: string): string {
   return `filter operator requires a list of values: ${path}`;
 }
 
+/** At most this many schema failures are named in one message; the rest are counted. */
+const NAMED_FAILURES = 10;
+
+/**
+ * "extraction request failed schema validation: <what>: <config>.<table>[.<field>]; ...": the planner's
+ * refusal, naming every failure of the report (the first ten, then "and N more"). Names only: the
+ * caller's own datasource, table and field names, never anything read from a datasource.
+ */
+export function schemaValidationFailedText(failures: readonly { message: string; configName?: string; table?: string; field?: string }[]): string {
+  const named = failures.slice(0, NAMED_FAILURES).map((f) => {
+    const path = [f.configName, f.table, f.field].filter((part) => part !== undefined).join('.');
+    return path === '' ? f.message : `${f.message}: ${path}`;
+  });
+  const more = failures.length > NAMED_FAILURES ? `; and ${failures.length - NAMED_FAILURES} more` : '';
+  return named.length === 0 ? ErrorText.schemaValidationFailed : `${ErrorText.schemaValidationFailed}: ${named.join('; ')}${more}`;
+}
+
+/** "extraction references an unknown datasource connection: <name>, <name>". */
+export function unknownDatasourceText(configNames: readonly string[]): string {
+  return configNames.length === 0 ? ErrorText.unknownDatasource : `${ErrorText.unknownDatasource}: ${configNames.join(', ')}`;
+}
+
+/** "invalid filter: <problem>; <problem>": the planner's refusal of malformed filters (see `filterProblems`). */
+export function invalidFilterText(problems: readonly string[]): string {
+  return `invalid filter: ${problems.join('; ')}`;
+}
+
 /** "filter operator is not supported: <config>.<table>.<field>": a condition key outside eq, gt, ... like. */
 export function filterOperatorText(path: string): string {
   return `filter operator is not supported: ${path}`;
+}
+
+/**
+ * Why an incremental request or run was refused (all `validation`). The text is
+ * "<reason>: <config>.<table>[.<field>]", built by `incrementalText`; the names are the caller's own.
+ */
+export const IncrementalText = Object.freeze({
+  invalid: 'incremental request is invalid',
+  notMapped: 'incremental table is not in mappedFields',
+  cursorNotFound: 'incremental cursor field not found in table schema',
+  tieBreakerNotFound: 'incremental tie-breaker field not found in table schema',
+  noTieBreaker: 'incremental table has no tie-breaker (name a unique tieBreaker or use a table with a single-column primary key)',
+  notOrderable: 'incremental field type cannot be ordered',
+  collationOrder: 'incremental text field is ordered by a collation, not by code point',
+  nullableCursor: 'incremental cursor field is nullable and nulls "first" was not chosen',
+  nullableTieBreaker: 'incremental tie-breaker field is nullable',
+  afterInvalid: 'incremental after does not match the column types',
+  limitInvalid: 'incremental limit must be a positive integer',
+  unsupported: 'datasource type does not support incremental extraction',
+  nullCursorValue: 'incremental cursor value is null and nulls "first" was not chosen',
+  nullTieBreakerValue: 'incremental tie-breaker value is null',
+  notUnique: 'incremental rows repeat a (cursor, tie-breaker) position: the tie-breaker is not unique',
+} as const);
+
+export type IncrementalRefusal = (typeof IncrementalText)[keyof typeof IncrementalText];
+
+/** "<reason>: <path>", path being `<config>.<table>` or `<config>.<table>.<field>`. */
+export function incrementalText(reason: IncrementalRefusal, path: string): string {
+  return `${reason}: ${path}`;
 }
 
 /** Messages of schema validation report entries (stable texts: hosts show them, never branch on them). */

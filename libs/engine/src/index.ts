@@ -7,6 +7,9 @@ export {
   ErrorText,
   ValidationText,
   filterTypeMismatchText,
+  IncrementalText,
+  incrementalText,
+  type IncrementalRefusal,
   isEngineError,
   CONNECT_REASONS,
   connectReasonOf,
@@ -29,8 +32,10 @@ export { CanonicalDocumentWriter, type ChunkOutput } from './canonical/document-
 export { createEngine, type Engine, type EngineOptions } from './engine';
 export type { TestConnectionResult } from './connections/connection-tester';
 export { createTenantContext, isTenantId } from './tenant';
+export { filterProblems, type FilterProblem } from './planner/filter-problems';
 export { withConnectionSecrets } from './connections/secrets';
 export { ReadOnlyConnectionStore } from './connections/read-only-connection-store';
+export { comparePositions, normaliseBound, toPosition, ORDERABLE_KINDS, type Bounds } from './incremental/position';
 export {
   normaliseFilterValue,
   parseInstant,

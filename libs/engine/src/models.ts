@@ -211,6 +211,14 @@ export interface ColumnInfo {
   readonly name: string;
   readonly kind: ColumnKind;
   readonly nativeType: string;
+  /** `true` when the column admits NULL; absent means unknown. Incremental planning reads it. */
+  readonly nullable?: boolean;
+  /**
+   * How the datasource orders this column's values. `binary`: by code point (UTF-8 bytes), the
+   * order `compareUtf8` gives; `collation`: by a collation's rules. Absent means unknown. Only
+   * text cursors need it: the engine refuses a `string` cursor unless it is `binary`.
+   */
+  readonly ordering?: 'binary' | 'collation';
 }
 
 export interface TableSchema {
@@ -218,6 +226,8 @@ export interface TableSchema {
   readonly name: string;
   readonly fields: readonly string[];
   readonly columns?: readonly ColumnInfo[];
+  /** The primary key's columns, in key order, when the connector knows them. */
+  readonly primaryKey?: readonly string[];
 }
 
 export interface SchemaSnapshot {
@@ -248,9 +258,74 @@ export type MappedFields = Readonly<Record<string, Readonly<Record<string, reado
 /** config -> table -> field -> condition. Values arrive unchecked; the planner checks them. */
 export type RequestFilters = Readonly<Record<string, Readonly<Record<string, Readonly<Record<string, unknown>>>>>>;
 
+/**
+ * A position in a table's incremental order: the cursor value and the tie-breaker value of the last
+ * row reached, in the JSON-safe form `result.cursors` reports and `after` accepts verbatim (integers
+ * as digit strings, date-times as ISO UTC text, see the README's "Incremental extraction").
+ * `value` is `null` only for a `nulls: "first"` cursor still inside its NULL rows.
+ */
+export type PositionValue = string | number | boolean;
+
+export interface CursorPosition {
+  readonly value: PositionValue | null;
+  readonly key: PositionValue;
+}
+
+/** One table's incremental choice, as a request states it (values unchecked until planning). */
+export interface IncrementalTableRequest {
+  readonly cursorField: string;
+  /** A unique, non-null field; defaults to the table's single-column primary key. */
+  readonly tieBreaker?: string;
+  /** Rows strictly after this position; absent or `null`: from the start. */
+  readonly after?: CursorPosition | null;
+  /** At most this many rows of this table (a positive integer). */
+  readonly limit?: number;
+  /** Required for a nullable cursor: NULL cursors sort before every value and are read first. */
+  readonly nulls?: 'first';
+}
+
+/** config -> table -> incremental choice. */
+export type RequestIncremental = Readonly<Record<string, Readonly<Record<string, IncrementalTableRequest>>>>;
+
+/** Kinds a cursor or tie-breaker may have: the ones whose order the engine itself can check. */
+export type OrderableKind = 'integer' | 'decimal' | 'float' | 'date' | 'datetime' | 'uuid' | 'objectId' | 'string';
+
+/** One table's incremental choice in a plan: checked, with the kinds the values are read as. */
+export interface PlannedIncremental {
+  readonly cursorField: string;
+  readonly cursorKind: OrderableKind;
+  readonly tieBreaker: string;
+  readonly tieBreakerKind: OrderableKind;
+  readonly after?: CursorPosition;
+  readonly limit?: number;
+  readonly nulls?: 'first';
+}
+
+/**
+ * One table's incremental query, as a connector receives it. A connector that declares
+ * `supportsIncremental` MUST return exactly the rows with `(cursor, tieBreaker) > after` (NULL
+ * cursors first when `nulls` is `first`; no NULL cursor otherwise can be after a value), ordered by
+ * `(cursor, tieBreaker)` ascending, text by code point (`COLLATE "C"`, a binary collation), at most
+ * `limit` of them. Values are in `normaliseFilterValue` form for their kinds (integers as bigint).
+ */
+export interface IncrementalQuery {
+  readonly cursorField: string;
+  readonly cursorKind: OrderableKind;
+  readonly tieBreaker: string;
+  readonly tieBreakerKind: OrderableKind;
+  readonly after?: { readonly value: FilterBound | null; readonly key: FilterBound };
+  readonly limit?: number;
+  readonly nulls?: 'first';
+}
+
+/** A normalised bound (`normaliseFilterValue`'s result): bigint, exact text, number or boolean. */
+export type FilterBound = string | number | boolean | bigint;
+
 export interface ExtractionRequest {
   readonly mappedFields: MappedFields;
   readonly filters?: RequestFilters;
+  /** Tables to extract incrementally; each must also be in `mappedFields`. */
+  readonly incremental?: RequestIncremental;
   readonly metadata?: Readonly<Record<string, unknown>>;
   readonly overrides?: Partial<Limits>;
 }
@@ -261,6 +336,8 @@ export interface QueryRequest {
   /** table -> sorted fields. Tables are queried in ascending key order. */
   readonly tables: Readonly<Record<string, readonly string[]>>;
   readonly filters?: Readonly<Record<string, Readonly<Record<string, FilterCondition>>>>;
+  /** table -> incremental query; only for a connector that declares `supportsIncremental`. */
+  readonly incremental?: Readonly<Record<string, IncrementalQuery>>;
 }
 
 export interface PlanStep {
@@ -269,6 +346,7 @@ export interface PlanStep {
   readonly tables: readonly string[];
   readonly fields: Readonly<Record<string, readonly string[]>>;
   readonly filters?: Readonly<Record<string, Readonly<Record<string, FilterCondition>>>>;
+  readonly incremental?: Readonly<Record<string, PlannedIncremental>>;
 }
 
 export type ExecutionMode = 'auto' | 'direct' | 'store';
@@ -333,6 +411,12 @@ export interface ExtractionResult {
   readonly reference?: ResultReference;
   /** config -> rows written. */
   readonly rowCounts: Readonly<Record<string, number>>;
+  /**
+   * Only when the plan has incremental tables: config -> table -> the last position reached, to
+   * pass verbatim as the next request's `after`. A table without new rows keeps the `after` it was
+   * given; `null` when it had neither rows nor an `after`.
+   */
+  readonly cursors?: Readonly<Record<string, Readonly<Record<string, CursorPosition | null>>>>;
 }
 
 /** Rows pulled from a cursor before a step hands a chunk to the writer. */

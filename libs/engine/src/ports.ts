@@ -5,6 +5,7 @@
 import type {
   ConnectionDescriptor,
   ExecutionState,
+  JsonValue,
   ListPagedQuery,
   Page,
   ProtectedCredential,
@@ -32,6 +33,11 @@ export interface ConnectorFactory {
  * hidden cause of its own error and never renders them.
  */
 export interface Connector {
+  /**
+   * The connector applies `QueryRequest.incremental` (keyset bound, order, limit) as its contract
+   * on `IncrementalQuery` says. Absent or false: the engine refuses to run an incremental step on it.
+   */
+  readonly supportsIncremental?: boolean;
   /** The only step that MUST open the connection. Connect-stage failures throw EngineError('connect', ...). */
   testConnection(signal: AbortSignal): Promise<void>;
   discoverSchema(signal: AbortSignal): Promise<SchemaSnapshot>;
@@ -64,6 +70,16 @@ export interface CursorEncodedRows {
   readonly table: string;
   readonly encoded: Uint8Array;
   readonly rowCount: number;
+  /**
+   * Required for a table the request reads incrementally: the cursor and tie-breaker values of the
+   * batch's last row, as a row would carry them. The engine cannot read them out of the bytes.
+   */
+  readonly position?: EncodedPosition;
+}
+
+export interface EncodedPosition {
+  readonly value: JsonValue;
+  readonly key: JsonValue;
 }
 
 export type CursorItem = CursorRow | CursorEncodedRows;

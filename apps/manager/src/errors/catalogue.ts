@@ -1,4 +1,4 @@
-import type { ConnectReason } from '@fetcher/engine';
+import type { ConnectReason, FilterProblem } from '@fetcher/engine';
 import { AppError } from './app-error';
 
 /**
@@ -103,6 +103,17 @@ export const Errors = {
       `Invalid SSL mode. The provided SSL mode '${mode}' is not supported. Please use a valid SSL mode for this database type.`,
     ),
   forbiddenHost: () => new AppError('validation', 'FET-0414', 'Forbidden Host', 'Host is not a valid external database endpoint'),
+  /** Filters that cannot be applied as sent; the message and each entry name the filter and what is wrong. */
+  invalidFilter: (problems: readonly FilterProblem[]) =>
+    new AppError('validation', 'FET-0415', 'Invalid Filter', problems.map((p) => p.message).join('; '), {
+      errors: problems.map(({ configName, table, field, operator, message }) => ({
+        ...(configName !== undefined ? { dataSourceId: configName } : {}),
+        ...(table !== undefined ? { table } : {}),
+        ...(field !== undefined ? { field } : {}),
+        ...(operator !== undefined ? { operator } : {}),
+        message,
+      })),
+    }),
 
   // 10xx: domain
   entityNotFound: (entity: EntityKind) =>

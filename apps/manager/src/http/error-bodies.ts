@@ -70,3 +70,28 @@ export class SchemaValidationErrorBody {
   @ApiProperty({ type: [SchemaProblem] })
   errors!: SchemaProblem[];
 }
+
+export class FilterProblemEntry {
+  @ApiProperty({ description: 'The datasource (config name) of the filter, as sent' })
+  dataSourceId!: string;
+  @ApiPropertyOptional({ description: 'The table key, as sent' })
+  table?: string;
+  @ApiPropertyOptional({ description: 'The filtered field, for a problem below the table level' })
+  field?: string;
+  @ApiPropertyOptional({ description: 'The operator, for an operator problem' })
+  operator?: string;
+  @ApiProperty({ example: "filter on 'pg-main.transactions.amount': operator 'between' needs exactly 2 values, got 1" })
+  message!: string;
+}
+
+/** FET-0415: job filters that cannot be applied as sent. */
+export class InvalidFilterErrorBody {
+  @ApiProperty({ example: 'Invalid Filter' })
+  title!: string;
+  @ApiProperty({ example: 'FET-0415' })
+  code!: string;
+  @ApiProperty({ description: "Every problem's message, joined with '; '" })
+  message!: string;
+  @ApiProperty({ type: [FilterProblemEntry] })
+  errors!: FilterProblemEntry[];
+}

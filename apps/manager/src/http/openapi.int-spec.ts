@@ -55,6 +55,10 @@ describe('the committed OpenAPI document', () => {
     const ui = await app.inject({ method: 'GET', url: '/swagger/index.html' });
     expect(ui.statusCode).toBe(200);
     expect(ui.headers['content-type']).toMatch(/text\/html/);
+    for (const url of ['/swagger', '/swagger/']) {
+      const redirect = await app.inject({ method: 'GET', url });
+      expect({ url, status: redirect.statusCode, location: redirect.headers.location }).toEqual({ url, status: 302, location: '/swagger/index.html' });
+    }
   });
 });
 

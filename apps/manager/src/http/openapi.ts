@@ -49,7 +49,9 @@ export function mountSwagger(app: NestFastifyApplication, document: OpenAPIObjec
   const assets = new Map(Object.entries(UI_ASSETS).map(([name, type]) => [name, { type, content: readFileSync(join(dist, name)) }]));
   fastify.get('/swagger/doc.json', (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
   fastify.get('/swagger/index.html', (_request, reply) => reply.type('text/html; charset=utf-8').send(INDEX_HTML));
+  // Both spellings a user types lead to the UI; `/swagger/` would otherwise match `:asset` and 404.
   fastify.get('/swagger', (_request, reply) => reply.redirect('/swagger/index.html'));
+  fastify.get('/swagger/', (_request, reply) => reply.redirect('/swagger/index.html'));
   fastify.get<{ Params: { asset: string } }>('/swagger/:asset', (request, reply) => {
     const asset = assets.get(request.params.asset);
     if (!asset) return reply.callNotFound();

@@ -1,6 +1,8 @@
 import { Errors } from '../errors/catalogue';
 import { hasNulKey } from '../http/json-bounds';
-import type { MappedFields } from '@fetcher/engine';
+import { normaliseTableKey, parseDatasourceType } from '@fetcher/connectors';
+import { filterProblems, type MappedFields } from '@fetcher/engine';
+import type { JobFilters } from './job';
 
 /** More datasources than this in one job are refused: each one is a connection the Worker holds open. */
 export const MAX_DATASOURCES_PER_JOB = 10;
@@ -53,4 +55,18 @@ export function checkFilterReferences(filterDatasources: readonly string[], mapp
   throw Errors.invalidFilterReferences(
     unknown.map((name) => `filter references unknown datasource '${name}' not found in mappedFields`).join('; '),
   );
+}
+
+/**
+ * The engine's filter rules, the planner's own: unknown operators, a wrong number of values, a
+ * filter on a table the request does not map. Table keys are compared as the Worker normalises them
+ * for the datasource's type (`public.orders` is `orders` on PostgreSQL), so `types` maps each config
+ * name to its type; problems name the keys as sent.
+ */
+export function checkFilters(mappedFields: MappedFields, filters: JobFilters, types: ReadonlyMap<string, string>): void {
+  const problems = filterProblems(mappedFields, filters, (configName, table) => {
+    const type = parseDatasourceType(types.get(configName) ?? '');
+    return type ? normaliseTableKey(type, table) : table;
+  });
+  if (problems.length > 0) throw Errors.invalidFilter(problems);
 }

@@ -2,7 +2,10 @@ import type { MappedFields } from '@fetcher/engine';
 import type { JobFilters, JobProgress } from '@fetcher/contracts';
 
 /** The job as the Manager sees it: the request it was created from plus its lifecycle fields. */
-export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed';
+export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'canceled';
+
+/** Every status, in lifecycle order (the job list's `status` filter accepts these). */
+export const JOB_STATUSES: readonly JobStatus[] = Object.freeze(['pending', 'processing', 'completed', 'failed', 'canceled']);
 
 export type { JobFilters, JobProgress };
 
@@ -23,6 +26,11 @@ export interface Job {
   readonly dispatchedAt: Date | null;
   readonly dispatchAttempts: number;
   readonly progress?: JobProgress;
+  /** When a cancel was asked while the job was processing; the Worker holding the lease stops it. */
+  readonly cancelRequestedAt?: Date;
+  /** The failed or canceled job this one retries, and the job that retried this one. */
+  readonly retryOf?: string;
+  readonly retriedBy?: string;
 }
 
 /** The error text stored on a job whose message never reached the broker. */
@@ -30,4 +38,9 @@ export const PUBLISH_FAILED_ERROR = 'process failed: unable to publish';
 
 export function isActive(status: JobStatus): boolean {
   return status === 'pending' || status === 'processing';
+}
+
+/** Terminal and not retried-into-success: the states a retry may start from. */
+export function isRetryable(status: JobStatus): boolean {
+  return status === 'failed' || status === 'canceled';
 }

@@ -1,8 +1,8 @@
 import type { TenantContext } from '@fetcher/engine';
-import type { ConnectionResolver, ResolvedConnection } from '../ports/connection-resolver.port';
+import type { ResolvedConnection } from '../ports/connection-resolver.port';
 import type { ConnectivityCheck, ConnectivityOutcome } from '../ports/connectivity-check.port';
 
-/** A stored connection (or an internal one) for the resolver fakes. */
+/** A resolved stored connection (or an internal one), as the connectivity check receives it. */
 export function aResolvedConnection(configName: string, overrides: Partial<Omit<ResolvedConnection, 'configName'>> = {}): ResolvedConnection {
   return {
     configName,
@@ -11,24 +11,6 @@ export function aResolvedConnection(configName: string, overrides: Partial<Omit<
     descriptor: { configName, type: 'POSTGRESQL', host: 'db.example.com', port: 5432, databaseName: 'app', userName: 'app' },
     ...overrides,
   };
-}
-
-/** Resolves from a fixed list; `failWith` makes every call reject. */
-export class FakeConnectionResolver implements ConnectionResolver {
-  readonly connections = new Map<string, ResolvedConnection>();
-  failWith?: Error;
-  calls = 0;
-
-  constructor(connections: readonly ResolvedConnection[] = []) {
-    for (const c of connections) this.connections.set(c.configName, c);
-  }
-
-  async resolve(_tenant: TenantContext, names: readonly string[]): Promise<ReadonlyMap<string, ResolvedConnection>> {
-    await Promise.resolve();
-    this.calls++;
-    if (this.failWith) throw this.failWith;
-    return new Map(names.flatMap((n) => (this.connections.has(n) ? [[n, this.connections.get(n)!] as const] : [])));
-  }
 }
 
 /** Answers `ok` unless an outcome was set for the connection; records every check. */

@@ -36,7 +36,7 @@ function normaliseFilters(filters: JobRequest['filters'], types: ReadonlyMap<str
   if (!filters) return undefined;
   const out = dictionary<Record<string, Record<string, unknown>>>();
   for (const [config, tables] of Object.entries(filters)) {
-    // Quirk kept: a level that is not an object is passed on as it is, and the planner ignores it.
+    // A level that is not an object is passed on as it is, for the planner to refuse (it names the filter).
     if (typeof tables !== 'object' || tables === null || Array.isArray(tables)) {
       out[config] = tables as Record<string, Record<string, unknown>>;
       continue;

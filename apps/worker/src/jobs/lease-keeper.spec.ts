@@ -29,6 +29,20 @@ describe(LeaseKeeper.name, () => {
     expect(sut.signal.aborted).toBe(true);
   });
 
+  it('keeps the lease and reports a cancel the renewal found', async () => {
+    const { jobs, sut } = setup();
+    const asked = new Date('2026-03-01T09:59:59Z');
+    const seen: Date[] = [];
+    (jobs.jobs.get('j') as { cancelRequestedAt?: Date }).cancelRequestedAt = asked;
+    const keeper = new LeaseKeeper(jobs, new FakeClock('2026-03-01T10:00:00Z'), 'j', 't', 60_000, new Date('2026-03-01T10:01:00Z'), (at) => seen.push(at));
+    await keeper.renew();
+    keeper.stop();
+    sut.stop();
+    expect(seen).toEqual([asked]);
+    expect(keeper.lost).toBe(false);
+    expect(keeper.signal.aborted).toBe(false);
+  });
+
   it('retries a database error, and gives up once the lease has run out locally', async () => {
     const { clock, jobs, sut } = setup();
     jobs.renew = () => Promise.reject(new Error('db down'));

@@ -4,7 +4,8 @@ import type { JobStore } from '../ports/job-store.port';
 /**
  * Keeps one job's lease alive: renews every TTL/3. When a renewal finds the lease taken, or the
  * local clock passes the expiry without a successful renewal, the lease is lost and `signal` aborts,
- * which stops the extraction; the job then writes nothing.
+ * which stops the extraction; the job then writes nothing. A renewal that finds a cancel requested
+ * keeps the lease (the run still has to record `canceled` under it) and tells `onCancelRequested`.
  */
 export class LeaseKeeper {
   readonly #controller = new AbortController();
@@ -20,6 +21,7 @@ export class LeaseKeeper {
     private readonly token: string,
     private readonly ttlMs: number,
     expiresAt: Date,
+    private readonly onCancelRequested: (requestedAt: Date) => void = () => undefined,
   ) {
     this.#expiresAt = expiresAt;
     this.#timer = setInterval(() => void this.renew(), Math.max(1, Math.floor(ttlMs / 3)));
@@ -39,8 +41,13 @@ export class LeaseKeeper {
     this.#renewing = true;
     try {
       const expiresAt = new Date(this.clock.now().getTime() + this.ttlMs);
-      if (await this.jobs.renew(this.jobId, this.token, expiresAt)) this.#expiresAt = expiresAt;
-      else this.#lose();
+      const renewal = await this.jobs.renew(this.jobId, this.token, expiresAt);
+      if (!renewal.held) {
+        this.#lose();
+        return;
+      }
+      this.#expiresAt = expiresAt;
+      if (renewal.cancelRequestedAt) this.onCancelRequested(renewal.cancelRequestedAt);
     } catch {
       // A database error: try again at the next tick, unless the lease has run out meanwhile.
       if (this.clock.now() >= this.#expiresAt) this.#lose();

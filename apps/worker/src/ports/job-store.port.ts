@@ -2,8 +2,13 @@ import type { JobLease } from '@fetcher/contracts';
 
 /** What the Worker reads of a job document and the lease it holds on it (`lease` in the shared document codec). */
 export type { JobLease };
-export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed';
-export type TerminalStatus = 'completed' | 'failed';
+export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'canceled';
+export type TerminalStatus = 'completed' | 'failed' | 'canceled';
+
+/** Whether a status is final: nothing runs the job again. */
+export function isTerminalStatus(status: JobStatus): status is TerminalStatus {
+  return status === 'completed' || status === 'failed' || status === 'canceled';
+}
 
 export interface JobRecord {
   readonly id: string;
@@ -18,6 +23,10 @@ export interface JobRecord {
   readonly createdAt?: Date;
   readonly completedAt?: Date;
   readonly lease?: JobLease;
+  /** The last progress written while it ran. */
+  readonly progress?: JobProgress;
+  /** When a cancel was asked for it while it was processing (the Manager stamps it). */
+  readonly cancelRequestedAt?: Date;
 }
 
 export interface JobProgress {
@@ -25,6 +34,9 @@ export interface JobProgress {
   readonly rowsSoFar: number;
   readonly updatedAt: Date;
 }
+
+/** What a lease renewal found: the lease is gone, or still ours (extended), perhaps with a cancel asked for. */
+export type LeaseRenewal = { readonly held: false } | { readonly held: true; readonly cancelRequestedAt?: Date };
 
 /** The terminal state and the event that must follow it: written together, so the event cannot be lost. */
 export interface TerminalWrite {
@@ -34,6 +46,8 @@ export interface TerminalWrite {
   readonly resultHmac?: string;
   /** The sanitised error text (stored as a string). */
   readonly error?: string;
+  /** How far the job got: stored with a canceled job. */
+  readonly progress?: JobProgress;
   /** The exact event body that is published, and republished by the repairer. */
   readonly eventPayload: string;
 }
@@ -67,8 +81,11 @@ export interface JobStore {
    * none), becomes processing under `lease`. `undefined` when another worker won.
    */
   acquire(jobId: string, lease: JobLease, now: Date): Promise<JobRecord | undefined>;
-  /** Extends the lease; false when the lease is no longer ours. */
-  renew(jobId: string, token: string, expiresAt: Date): Promise<boolean>;
+  /**
+   * Extends the lease, in one conditional update that also reads the job's `cancelRequestedAt`
+   * (so every renewal notices a cancel, even one whose control message this Worker never got).
+   */
+  renew(jobId: string, token: string, expiresAt: Date): Promise<LeaseRenewal>;
   /** Best-effort progress while the job runs, only under our lease. */
   writeProgress(jobId: string, token: string, progress: JobProgress): Promise<void>;
   /**

@@ -1,4 +1,4 @@
-import type { JobLease, JobRecord, JobStatus, TerminalGuard } from './job-store.port';
+import { isTerminalStatus, type JobLease, type JobProgress, type JobRecord, type JobStatus, type TerminalGuard } from './job-store.port';
 
 /**
  * The conditions of the job store port as predicates, for stores that keep jobs in memory and check
@@ -14,6 +14,8 @@ export interface JobState {
   readonly createdAt: Date;
   readonly completedAt?: Date | null;
   readonly lease?: JobLease;
+  readonly progress?: Partial<JobProgress> & { readonly tablesDone: number; readonly rowsSoFar: number };
+  readonly cancelRequestedAt?: Date;
 }
 
 /** A pending job, or a processing one whose lease expired or that has none. */
@@ -36,7 +38,7 @@ export function guardAdmits(job: JobState, guard: TerminalGuard): boolean {
 
 /** Terminal, with its event not yet confirmed as published. */
 export function awaitsEvent(job: JobState): boolean {
-  return job.metadata.terminalEventPending === true && (job.status === 'completed' || job.status === 'failed');
+  return job.metadata.terminalEventPending === true && isTerminalStatus(job.status);
 }
 
 /** Processing with a lease that expired more than one TTL ago, or leaseless and older than `leaselessAgeMs`. */
@@ -56,5 +58,7 @@ export function jobRecordOf(job: JobState): JobRecord {
     createdAt: job.createdAt,
     ...(job.completedAt ? { completedAt: job.completedAt } : {}),
     ...(job.lease ? { lease: job.lease } : {}),
+    ...(job.progress?.updatedAt ? { progress: { tablesDone: job.progress.tablesDone, rowsSoFar: job.progress.rowsSoFar, updatedAt: job.progress.updatedAt } } : {}),
+    ...(job.cancelRequestedAt ? { cancelRequestedAt: job.cancelRequestedAt } : {}),
   });
 }

@@ -19,6 +19,11 @@ export interface ResultStore {
   /** Resolves to the part's ETag. */
   uploadPart(key: string, uploadId: string, partNumber: number, body: Buffer): Promise<string>;
   completeMultipart(key: string, uploadId: string, parts: readonly { partNumber: number; etag: string }[]): Promise<void>;
+  /**
+   * Throws `ResultStoreRefused` when the store refuses the abort for good (it does not know the
+   * upload, or does not implement aborting): sending it again cannot help, and the parts of an
+   * unfinished upload never become an object either way.
+   */
   abortMultipart(key: string, uploadId: string): Promise<void>;
   /**
    * Streaming forms of `putObject` and `uploadPart`. A store that has them is sent each body straight
@@ -28,3 +33,11 @@ export interface ResultStore {
   uploadPartFrom?(key: string, uploadId: string, partNumber: number, body: ReplayableBody): Promise<string>;
 }
 export const RESULT_STORE = Symbol('ResultStore');
+
+/** The store answered that the request itself is refused (a client fault): no retry can change that. */
+export class ResultStoreRefused extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('object storage refused the request', options);
+    this.name = 'ResultStoreRefused';
+  }
+}

@@ -7,6 +7,8 @@ export interface SeededJob {
   readonly status: JobStatus;
   readonly createdAt: Date;
   readonly lease?: JobLease;
+  /** A cancel the Manager asked for while the job was processing. */
+  readonly cancelRequestedAt?: Date;
 }
 
 /** A store under test, and a way to put a job into the collection behind it. */
@@ -66,10 +68,32 @@ export function jobStoreContract(make: () => JobStoreUnderTest | Promise<JobStor
   it('renews the lease only under the exact token', async () => {
     const id = await seed();
     await sut.acquire(id, { token: 't', owner: 'w', expiresAt: later(1_000) }, now);
-    expect(await sut.renew(id, 't', later(90_000))).toBe(true);
-    expect(await sut.renew(id, 'other', later(120_000))).toBe(false);
-    expect(await sut.renew(randomUUID(), 't', later(120_000))).toBe(false);
+    expect(await sut.renew(id, 't', later(90_000))).toEqual({ held: true });
+    expect(await sut.renew(id, 'other', later(120_000))).toEqual({ held: false });
+    expect(await sut.renew(randomUUID(), 't', later(120_000))).toEqual({ held: false });
     expect((await sut.find(id))?.lease?.expiresAt).toEqual(later(90_000));
+  });
+
+  it('reports a requested cancel on renewal, and keeps the lease held while it is honoured', async () => {
+    const asked = later(-500);
+    const id = await seed('processing', { lease: { token: 't', owner: 'w', expiresAt: later(1_000) }, cancelRequestedAt: asked });
+    expect(await sut.renew(id, 't', later(90_000))).toEqual({ held: true, cancelRequestedAt: asked });
+    expect(await sut.renew(id, 'other', later(90_000))).toEqual({ held: false });
+    expect(await sut.find(id)).toMatchObject({ cancelRequestedAt: asked, lease: { expiresAt: later(90_000) } });
+  });
+
+  it('writes canceled under the lease with the progress it reached, and hands its event to the repairer', async () => {
+    const id = await seed('processing', { lease: { token: 't', owner: 'w', expiresAt: later(60_000) }, cancelRequestedAt: now });
+    const progress = { tablesDone: 2, rowsSoFar: 1234, updatedAt: later(7) };
+    const write = { status: 'canceled' as const, completedAt: later(7), progress, eventPayload: '{"c":1}' };
+    expect(await sut.writeTerminal(id, { kind: 'lease', token: 'stale' }, write)).toBe(false);
+    expect(await sut.writeTerminal(id, { kind: 'lease', token: 't' }, write)).toBe(true);
+    expect(await sut.writeTerminal(id, { kind: 'lease', token: 't' }, { ...write, status: 'completed' })).toBe(false);
+    const stored = await sut.find(id);
+    expect(stored).toMatchObject({ status: 'canceled', completedAt: later(7), progress, metadata: { terminalEventStatus: 'canceled', terminalEventPayload: '{"c":1}' } });
+    expect(stored?.lease).toBeUndefined();
+    expect(await sut.acquire(id, { token: 'n', owner: 'w2', expiresAt: later(60_000) }, now)).toBeUndefined();
+    expect((await sut.pendingEvents(50)).map((j) => j.id)).toContain(id);
   });
 
   it('writes the terminal state once under the lease, with the outbox marker, and clears the marker', async () => {
@@ -87,7 +111,7 @@ export function jobStoreContract(make: () => JobStoreUnderTest | Promise<JobStor
       metadata: { source: 'reporter', terminalEventPending: true, terminalEventStatus: 'completed', terminalEventPayload: '{"x":1}' },
     });
     expect(stored?.lease).toBeUndefined();
-    expect(await sut.renew(id, 't', later(90_000))).toBe(false);
+    expect(await sut.renew(id, 't', later(90_000))).toEqual({ held: false });
     expect((await sut.pendingEvents(50)).map((j) => j.id)).toContain(id);
     await sut.clearEventMarker(id);
     expect((await sut.find(id))?.metadata).toEqual({ source: 'reporter' });

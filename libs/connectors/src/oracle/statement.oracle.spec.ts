@@ -68,8 +68,9 @@ describe('Oracle statements', () => {
   });
 
   it('refuses unknown tables and fields as a schema validation failure', () => {
-    expect(() => plan('NOPE', { tables: { NOPE: ['A'] } })).toThrow(expect.objectContaining({ category: 'validation', message: 'extraction request failed schema validation' }));
-    expect(() => plan('EMPLOYEES', { tables: { EMPLOYEES: ['NOPE'] } })).toThrow(expect.objectContaining({ category: 'validation', message: 'extraction request failed schema validation' }));
+    const failed = 'extraction request failed schema validation: not found in datasource schema:';
+    expect(() => plan('NOPE', { tables: { NOPE: ['A'] } })).toThrow(expect.objectContaining({ category: 'validation', message: `${failed} hr.NOPE` }));
+    expect(() => plan('EMPLOYEES', { tables: { EMPLOYEES: ['NOPE'] } })).toThrow(expect.objectContaining({ category: 'validation', message: `${failed} hr.EMPLOYEES.NOPE` }));
   });
 
   it('binds each kind in the form Oracle reads exactly', () => {

@@ -145,7 +145,8 @@ describe('PostgresConnector against a real PostgreSQL', () => {
         expect(names.some((n) => n.includes('pg_hidden') || n.includes('customer_names'))).toBe(false);
         const customers = snapshot.tables.find((t) => t.name === `${SCHEMA}.Customers`)!;
         expect(customers.fields).toContain('Mixed Case');
-        expect(customers.columns).toEqual(
+        // Nullability and text ordering are covered by incremental.postgres.int-spec.ts.
+        expect(customers.columns?.map(({ name, kind, nativeType }) => ({ name, kind, nativeType }))).toEqual(
           expect.arrayContaining([
             { name: 'Id', kind: 'integer', nativeType: 'int8' },
             { name: 'balance', kind: 'decimal', nativeType: 'numeric' },

@@ -16,7 +16,8 @@ import { PooledSqlConnector } from '../sql/pooled-sql-connector';
 import { buildSelect } from '../sql/select';
 import type { SqlConnectorConfig } from '../sql/sql-connector-config';
 import type { TableSource } from '../common/table-cursor';
-import type { BoundValue } from '../sql/where';
+import { keysetClause } from './incremental-query.postgres';
+import { toPgParam } from './pg-param.postgres';
 import { sendCancelRequest } from './cancel-request.postgres';
 import type { ClientLease } from './client-lease.postgres';
 import {
@@ -30,12 +31,14 @@ import { copyPlan } from './copy-columns.postgres';
 import { CopyTableSource } from './copy-table-source.postgres';
 import {
   POSTGRES_COLUMNS_SQL,
+  POSTGRES_PRIMARY_KEYS_SQL,
   POSTGRES_TABLES_SQL,
   buildPostgresSchema,
   discoveryScope,
   postgresColumn,
   type PostgresColumn,
   type PostgresColumnRow,
+  type PostgresKeyRow,
   type PostgresTableRow,
 } from './discovery.postgres';
 import { PortalTableSource } from './portal-table-source.postgres';
@@ -55,6 +58,8 @@ interface CancelKey {
 }
 
 export class PostgresConnector extends PooledSqlConnector<Pool, PostgresConnectorConfig> {
+  /** Incremental tables read through the row path with a keyset bound (incremental-query.postgres.ts). */
+  readonly supportsIncremental = true;
   #target: DialTarget | undefined;
   #utf8 = false;
   readonly #initialised = new WeakSet<PoolClient>();
@@ -110,8 +115,9 @@ export class PostgresConnector extends PooledSqlConnector<Pool, PostgresConnecto
       await this.#run(lease, `SET statement_timeout = ${Math.ceil(timeouts.discoveryMs)}`, [], budget);
       const tables = await this.#run<PostgresTableRow>(lease, POSTGRES_TABLES_SQL, [scope], budget);
       const columns = await this.#run<PostgresColumnRow>(lease, POSTGRES_COLUMNS_SQL, [scope], budget);
+      const keys = await this.#run<PostgresKeyRow>(lease, POSTGRES_PRIMARY_KEYS_SQL, [scope], budget);
       healthy = true;
-      return buildPostgresSchema(tables, columns);
+      return buildPostgresSchema(tables, columns, keys);
     } catch (error) {
       if (signal.aborted) throw abortError(signal);
       throw isQueryCanceled(error) || budget.aborted ? statementTimeout(error) : error;
@@ -131,11 +137,19 @@ export class PostgresConnector extends PooledSqlConnector<Pool, PostgresConnecto
         return new CopyTableSource({ lease, table: key, plan: copyPlan(POSTGRES_DIALECT, table, columns), signal });
       }
       const select = columns.map((c) => readExpression(c, POSTGRES_DIALECT.quoteIdentifier(c.catalogName)));
+      const params = plan.where.params.map(toPgParam);
+      let sql = buildSelect(POSTGRES_DIALECT, table, select, plan.where);
+      if (plan.incremental) {
+        const keyset = keysetClause(plan.incremental, params.length + 1, `${this.config.descriptor.configName}.${key}`);
+        if (keyset.where !== '') sql += `${plan.where.sql === '' ? ' WHERE ' : ' AND '}${keyset.where}`;
+        sql += keyset.tail;
+        params.push(...keyset.params);
+      }
       return new PortalTableSource({
         lease,
         table: key,
-        sql: buildSelect(POSTGRES_DIALECT, table, select, plan.where),
-        params: plan.where.params.map(toPgParam),
+        sql,
+        params,
         columns: columns.map((c) => ({ name: c.name, convert: textConverter(c) })),
         signal,
       });
@@ -230,10 +244,3 @@ function canonicalOrder(columns: readonly PostgresColumn[]): PostgresColumn[] {
   return [...byName.values()].sort((a, b) => compareUtf8(a.name, b.name));
 }
 
-/** Bound filter values as pg parameters: bigints as digit strings, bytes as Buffers. */
-export function toPgParam(bound: BoundValue): unknown {
-  const { value } = bound;
-  if (typeof value === 'bigint') return value.toString();
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-  return value;
-}

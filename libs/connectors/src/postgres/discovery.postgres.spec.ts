@@ -16,6 +16,32 @@ describe('PostgreSQL discovery', () => {
     expect(discoveryScope(['sales', 'PUBLIC', 'Sales', 'sales', ''])).toEqual(['Sales', 'public', 'sales']);
   });
 
+  it('reports primary keys in key order, nullability, and text ordering by collation', () => {
+    const schema = buildPostgresSchema(
+      [table('public', 'users')],
+      [
+        { ...column('public', 'users', 'a', 'text'), is_nullable: 'NO', collation: 'C' },
+        { ...column('public', 'users', 'b', 'text'), is_nullable: 'YES', collation: 'C.UTF-8' },
+        { ...column('public', 'users', 'c', 'text'), is_nullable: 'YES', collation: 'en_US.UTF-8' },
+        { ...column('public', 'users', 'd', 'varchar'), collation: 'und-x-icu' },
+        { ...column('public', 'users', 'e', 'int8'), is_nullable: 'NO', collation: 'C.UTF-8' },
+      ],
+      [
+        { table_schema: 'public', table_name: 'users', column_name: 'e' },
+        { table_schema: 'public', table_name: 'users', column_name: 'a' },
+        { table_schema: 'public', table_name: 'gone', column_name: 'x' },
+      ],
+    );
+    expect(schema[0].primaryKey).toEqual(['e', 'a']);
+    expect(schema[0].columns.map(({ name, nullable, ordering }) => [name, nullable, ordering])).toEqual([
+      ['a', false, 'binary'],
+      ['b', true, 'binary'],
+      ['c', true, 'collation'],
+      ['d', undefined, 'collation'],
+      ['e', false, undefined],
+    ]);
+  });
+
   it('keys public tables bare and others schema.table', () => {
     expect(tableKey('public', 'users')).toBe('users');
     expect(tableKey('Sales', 'Orders')).toBe('Sales.Orders');

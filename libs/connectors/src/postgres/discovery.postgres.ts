@@ -17,7 +17,8 @@ export const POSTGRES_TABLES_SQL =
  * picks the converter and whose `typdelim` separates the elements (`;` for box).
  */
 export const POSTGRES_COLUMNS_SQL = `SELECT c.table_schema, c.table_name, c.column_name, c.data_type, c.udt_name,
-  el.element_udt, el.element_delimiter
+  el.element_udt, el.element_delimiter, c.is_nullable,
+  COALESCE(c.collation_name, (SELECT datcollate::text FROM pg_catalog.pg_database WHERE datname = current_database())) AS collation
 FROM information_schema.columns c
 LEFT JOIN LATERAL (
   WITH RECURSIVE chain(typname, typtype, typbasetype, typdelim, depth) AS (
@@ -35,6 +36,22 @@ LEFT JOIN LATERAL (
 ) el ON true
 WHERE c.table_schema = ANY($1)`;
 
+/** Primary-key columns in key order, for incremental extraction's default tie-breaker. */
+export const POSTGRES_PRIMARY_KEYS_SQL = `SELECT n.nspname AS table_schema, t.relname AS table_name, a.attname AS column_name
+FROM pg_catalog.pg_constraint con
+JOIN pg_catalog.pg_class t ON t.oid = con.conrelid
+JOIN pg_catalog.pg_namespace n ON n.oid = t.relnamespace
+CROSS JOIN LATERAL unnest(con.conkey) WITH ORDINALITY AS k(attnum, ord)
+JOIN pg_catalog.pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum
+WHERE con.contype = 'p' AND n.nspname = ANY($1)
+ORDER BY n.nspname, t.relname, k.ord`;
+
+/**
+ * Collations that order text by code point (UTF-8 byte order), the only order an incremental text
+ * cursor may use. Any other collation (the usual `en_US.UTF-8`, ICU) is reported as `collation`.
+ */
+const CODE_POINT_COLLATIONS = /^(?:C|POSIX|ucs_basic|C\.utf-?8)$/i;
+
 export const DEFAULT_SCHEMA = 'public';
 
 export interface PostgresTableRow {
@@ -49,6 +66,14 @@ export interface PostgresColumnRow extends PostgresTableRow {
   /** Arrays only: the element's base type (through domains) and its delimiter. */
   readonly element_udt?: string | null;
   readonly element_delimiter?: string | null;
+  /** `YES` or `NO` (information_schema); absent in rows built by hand. */
+  readonly is_nullable?: string;
+  /** The column's collation, the database's when the column has the default one. */
+  readonly collation?: string | null;
+}
+
+export interface PostgresKeyRow extends PostgresTableRow {
+  readonly column_name: string;
 }
 
 /** A discovered column with the type facts the value mapping needs. `nativeType` is the `udt_name`. */
@@ -66,8 +91,12 @@ export function tableKey(schema: string, table: string): string {
 }
 
 /** Sorted tables with their sorted columns; views, other schemas' rows and system objects are dropped. */
-export function buildPostgresSchema(tables: readonly PostgresTableRow[], columns: readonly PostgresColumnRow[]): DiscoveredSchema {
-  const byTable = new Map<string, { table: DiscoveredTable; columns: PostgresColumn[] }>();
+export function buildPostgresSchema(
+  tables: readonly PostgresTableRow[],
+  columns: readonly PostgresColumnRow[],
+  keys: readonly PostgresKeyRow[] = [],
+): DiscoveredSchema {
+  const byTable = new Map<string, { table: { -readonly [K in keyof DiscoveredTable]: DiscoveredTable[K] }; columns: PostgresColumn[] }>();
   const id = (schema: string, table: string): string => JSON.stringify([schema, table]);
   for (const row of tables) {
     const key = tableKey(row.table_schema, row.table_name);
@@ -84,13 +113,25 @@ export function buildPostgresSchema(tables: readonly PostgresTableRow[], columns
       ...(row.element_udt ? { elementUdtName: row.element_udt } : {}),
       ...(row.element_delimiter ? { elementDelimiter: row.element_delimiter } : {}),
     };
+    const kind = postgresColumnKind(type);
     entry.columns.push({
       name: row.column_name,
       catalogName: row.column_name,
-      kind: postgresColumnKind(type),
+      kind,
       nativeType: row.udt_name,
+      ...(row.is_nullable === 'YES' || row.is_nullable === 'NO' ? { nullable: row.is_nullable === 'YES' } : {}),
+      ...(kind === 'string' && row.collation ? { ordering: CODE_POINT_COLLATIONS.test(row.collation) ? ('binary' as const) : ('collation' as const) } : {}),
       ...type,
     });
+  }
+  const primaryKeys = new Map<string, string[]>();
+  for (const row of keys) {
+    const table = id(row.table_schema, row.table_name);
+    primaryKeys.set(table, [...(primaryKeys.get(table) ?? []), row.column_name]);
+  }
+  for (const [table, key] of primaryKeys) {
+    const entry = byTable.get(table);
+    if (entry) entry.table.primaryKey = key;
   }
   for (const entry of byTable.values()) sortColumns(entry.columns);
   return sortTables([...byTable.values()].map((entry) => entry.table));

@@ -55,14 +55,14 @@ describe('discovered schema', () => {
   });
 
   it('compares exactly when asked to', () => {
-    expect(() => planTableQuery(SCHEMA, MYSQL_DIALECT, EXACT_NAMES, request({ USERS: ['id'] }), 'USERS')).toThrow(expect.objectContaining({ category: 'validation', message: 'extraction request failed schema validation' }));
+    expect(() => planTableQuery(SCHEMA, MYSQL_DIALECT, EXACT_NAMES, request({ USERS: ['id'] }), 'USERS')).toThrow(expect.objectContaining({ category: 'validation', message: 'extraction request failed schema validation: not found in datasource schema: c.USERS' }));
   });
 
   it.each([
-    ['an unknown field', request({ users: ['nope'] })],
-    ['no fields', request({ users: [] })],
-    ['a filter on an unknown field', request({ users: ['id'] }, { users: { nope: { eq: [1] } } })],
-  ])('refuses %s', (_label, req) => {
-    expect(() => planTableQuery(SCHEMA, MYSQL_DIALECT, EXACT_NAMES, req, 'users')).toThrow(expect.objectContaining({ category: 'validation', message: 'extraction request failed schema validation' }));
+    ['an unknown field', request({ users: ['nope'] }), 'not found in datasource schema: c.users.nope'],
+    ['no fields', request({ users: [] }), 'no columns selected: c.users'],
+    ['a filter on an unknown field', request({ users: ['id'] }, { users: { nope: { eq: [1] } } }), 'not found in datasource schema: c.users.nope'],
+  ])('refuses %s, naming it', (_label, req, what) => {
+    expect(() => planTableQuery(SCHEMA, MYSQL_DIALECT, EXACT_NAMES, req, 'users')).toThrow(expect.objectContaining({ category: 'validation', message: `extraction request failed schema validation: ${what}` }));
   });
 });

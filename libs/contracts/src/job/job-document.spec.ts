@@ -21,15 +21,24 @@ describe('the job document', () => {
     expect(doc._id).toEqual(new Binary(Buffer.from(ID.replace(/-/g, ''), 'hex'), 0));
     expect(doc).toEqual({
       _id: doc._id, metadata: job.metadata, mapped_fields: job.mappedFields, status: 'pending', dedup_active: true, request_hash: 'h',
-      created_at: at, completed_at: null, dispatched_at: null, dispatch_attempts: 0, dispatch_lock_until: null,
+      created_at: at, completed_at: null, dispatched_at: null, dispatch_attempts: 0, dispatch_lock_until: null, datasources: ['pg'],
     });
     expect(encodeNewJob({ ...job, status: 'failed', filters: { pg: { t: { id: { eq: [1] } } } } })).toMatchObject({ dedup_active: false, filters: { pg: { t: { id: { eq: [1] } } } } });
   });
 
   it('is read back field by field', () => {
     expect(decodeJobDocument(encodeNewJob(job))).toEqual({
-      id: ID, status: 'pending', metadata: job.metadata, mappedFields: job.mappedFields, requestHash: 'h', createdAt: at, dispatchAttempts: 0,
+      id: ID, status: 'pending', metadata: job.metadata, mappedFields: job.mappedFields, requestHash: 'h', createdAt: at, dispatchAttempts: 0, datasources: ['pg'],
     });
+  });
+
+  it('writes the sorted datasource names and the job a retry retries, and reads the job-control fields', () => {
+    const retry = encodeNewJob({ ...job, mappedFields: { zz: {}, aa: {} }, retryOf: ID });
+    expect(retry).toMatchObject({ datasources: ['aa', 'zz'], retry_of: ID });
+    expect(decodeJobDocument({ ...retry, status: 'canceled', cancel_requested_at: at, retried_by: ID })).toMatchObject({
+      status: 'canceled', cancelRequestedAt: at, retryOf: ID, retriedBy: ID, datasources: ['aa', 'zz'],
+    });
+    expect(encodeNewJob(job)).not.toHaveProperty('retry_of');
   });
 
   it('reads what the Worker writes: lease, progress (counters of any numeric BSON type), result and terminal marker', () => {

@@ -65,6 +65,8 @@ export interface NewJobRecord {
   readonly completedAt: Date | null;
   readonly dispatchedAt: Date | null;
   readonly dispatchAttempts: number;
+  /** The failed or canceled job this one retries. */
+  readonly retryOf?: string;
 }
 
 /** `dedup_active` is true exactly while a job is pending or processing: the active-hash index keys on it. */
@@ -87,6 +89,8 @@ export function encodeNewJob(job: NewJobRecord): JobDocument {
     dispatched_at: job.dispatchedAt,
     dispatch_attempts: job.dispatchAttempts,
     dispatch_lock_until: null,
+    datasources: Object.keys(job.mappedFields).sort(),
+    ...(job.retryOf !== undefined ? { retry_of: job.retryOf } : {}),
   };
 }
 

@@ -4,7 +4,7 @@ import type { JobLease, JobProgress } from './job-document';
 import type { JobFilters } from './job-request';
 
 /** The statuses both services give a job (each app names them in its own type, with these values). */
-export type StoredJobStatus = 'pending' | 'processing' | 'completed' | 'failed';
+export type StoredJobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'canceled';
 
 /**
  * One job as an embedded store keeps it: the Manager's view plus what the Worker adds (the
@@ -30,6 +30,13 @@ export interface StoredJob {
   redispatches?: number;
   lease?: JobLease;
   progress?: JobProgress;
+  /** Set by the Manager when a cancel is asked for a processing job (job control). */
+  cancelRequestedAt?: Date;
+  /** The job this one retries, and the job that retried this one. */
+  retryOf?: string;
+  retriedBy?: string;
+  /** The datasource names the request maps, sorted (the job list's `configName` filter). */
+  datasources?: readonly string[];
 }
 
 /**

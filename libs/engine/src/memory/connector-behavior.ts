@@ -23,6 +23,8 @@ export interface ConnectorBehavior {
   /** Thrown by the cursor's next() once `streamFailAfter` rows were delivered. */
   streamRowErr?: Error;
   streamFailAfter?: number;
+  /** `false`: the connector does not declare `supportsIncremental` (default: it does). */
+  supportsIncremental?: boolean;
   /** Hand rows over pre-encoded (CursorEncodedRows), this many rows per item (an addition). */
   encodedBatchRows?: number;
 }

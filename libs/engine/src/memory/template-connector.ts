@@ -4,9 +4,10 @@
  * counters, and the template's counters then report the last built connector.
  */
 import { compareUtf8, encodeCanonicalRow } from '../canonical/encode';
-import type { ColumnInfo, ColumnKind, ConnectionDescriptor, JsonValue, QueryRequest, Row, SchemaSnapshot } from '../models';
+import type { ColumnInfo, ColumnKind, ConnectionDescriptor, IncrementalQuery, JsonValue, QueryRequest, Row, SchemaSnapshot } from '../models';
+import { comparePositions, normaliseBound, type Bounds } from '../incremental/position';
 import { JsonNumber } from '../models';
-import type { Connector, CursorItem, RowCursor } from '../ports';
+import type { Connector, CursorItem, EncodedPosition, RowCursor } from '../ports';
 import { cloneBehavior, type ConnectorBehavior } from './connector-behavior';
 import { iterableCursor } from './eager-cursor';
 import { abortReason, attempt, throwKnob } from './harness-support';
@@ -23,6 +24,11 @@ export class TemplateConnector implements Connector {
   #closeCount = 0;
   #queries: QueryRequest[] = [];
   #lastClone: TemplateConnector | undefined;
+
+  /** On unless `behavior.supportsIncremental` is false. */
+  get supportsIncremental(): boolean {
+    return this.behavior.supportsIncremental !== false;
+  }
 
   constructor(behavior: ConnectorBehavior = {}, descriptor?: ConnectionDescriptor) {
     this.behavior = behavior;
@@ -94,8 +100,13 @@ export class TemplateConnector implements Connector {
     let delivered = 0;
     for (const table of Object.keys(request.tables).sort(compareUtf8)) {
       const fields = new Set(request.tables[table]);
-      const source = largeRowFactory?.(table) ?? [...(rows[table] ?? [])];
+      const incremental = request.incremental?.[table];
+      const all = largeRowFactory?.(table) ?? [...(rows[table] ?? [])];
+      const source = incremental ? incrementalRows(all, incremental) : all;
       let batch: string[] = [];
+      let last: Row | undefined;
+      const position = (): { position?: EncodedPosition } =>
+        incremental && last ? { position: { value: last[incremental.cursorField] ?? null, key: last[incremental.tieBreaker] ?? null } } : {};
       for (const row of source) {
         if (streamRowErr !== undefined && delivered >= streamFailAfter) throw streamRowErr;
         delivered++;
@@ -105,16 +116,43 @@ export class TemplateConnector implements Connector {
           continue;
         }
         batch.push(encodeCanonicalRow(projected));
+        last = row;
         if (batch.length >= encodedBatchRows) {
-          yield { table, encoded: utf8.encode(batch.join(',')), rowCount: batch.length };
+          yield { table, encoded: utf8.encode(batch.join(',')), rowCount: batch.length, ...position() };
           batch = [];
         }
       }
-      if (batch.length > 0) yield { table, encoded: utf8.encode(batch.join(',')), rowCount: batch.length };
+      if (batch.length > 0) yield { table, encoded: utf8.encode(batch.join(',')), rowCount: batch.length, ...position() };
     }
     // Fewer rows than streamFailAfter: the stream still fails, at its end.
     if (streamRowErr !== undefined) throw streamRowErr;
   }
+}
+
+/**
+ * What a database does for an incremental query: the rows strictly after `after` in (cursor,
+ * tie-breaker) order, at most `limit`. NULL cursors sort first with `nulls: "first"`, else last
+ * (PostgreSQL's default for ascending order), and no NULL is after a value. A value that does
+ * not fit its kind fails the query, as a database would refuse to compare it.
+ */
+function incrementalRows(rows: Iterable<Row>, query: IncrementalQuery): Row[] {
+  const keyed: { row: Row; bounds: Bounds }[] = [];
+  const nullCursor: Row[] = [];
+  for (const row of rows) {
+    const key = normaliseBound(query.tieBreakerKind, row[query.tieBreaker]);
+    const raw = row[query.cursorField];
+    const value = raw === null || raw === undefined ? null : normaliseBound(query.cursorKind, raw);
+    if (key === undefined || value === undefined) throw new Error('incremental value does not fit its column kind');
+    if (value === null && query.nulls !== 'first') nullCursor.push(row);
+    else keyed.push({ row, bounds: { value, key } });
+  }
+  const after = query.after;
+  const selected = keyed
+    .filter(({ bounds }) => after === undefined || comparePositions(query, bounds, after) > 0)
+    .sort((a, b) => comparePositions(query, a.bounds, b.bounds))
+    .map(({ row }) => row);
+  const ordered = after === undefined ? [...selected, ...nullCursor] : selected;
+  return query.limit === undefined ? ordered : ordered.slice(0, query.limit);
 }
 
 function project(row: Row, fields: ReadonlySet<string>): Row {
@@ -136,13 +174,22 @@ function deriveSchema(configName: string, rows: Readonly<Record<string, readonly
     .sort(compareUtf8)
     .map((name) => {
       const kinds = new Map<string, ColumnKind>();
+      const nullable = new Set<string>();
       for (const row of rows[name]) {
         for (const [field, value] of Object.entries(row)) {
           if (!kinds.has(field) || (kinds.get(field) === 'other' && value !== null)) kinds.set(field, kindOf(value));
+          if (value === null) nullable.add(field);
         }
       }
       const fields = [...kinds.keys()].sort(compareUtf8);
-      const columns: ColumnInfo[] = fields.map((field) => ({ name: field, kind: kinds.get(field)!, nativeType: 'memory' }));
+      // Text compares by code point here (compareUtf8), so string columns declare binary ordering.
+      const columns: ColumnInfo[] = fields.map((field) => ({
+        name: field,
+        kind: kinds.get(field)!,
+        nativeType: 'memory',
+        ...(nullable.has(field) ? { nullable: true } : {}),
+        ...(kinds.get(field) === 'string' ? { ordering: 'binary' as const } : {}),
+      }));
       return { name, fields, columns };
     });
   return { configName, tables };

@@ -70,8 +70,8 @@ describe(ExtractionPlanner.name, () => {
       ['metadata that cannot be copied', { mappedFields: { crm: { users: ['id'] } }, metadata: { f: () => 1 } }, new EngineError('validation', ErrorText.invalidRequest)],
       ['overrides that are not an object', { mappedFields: { crm: { users: ['id'] } }, overrides: 5 }, new EngineError('validation', ErrorText.invalidRequest)],
       ['a blank config name', { mappedFields: { ' ': { users: ['id'] } } }, new EngineError('validation', ErrorText.blankConfigName)],
-      ['an unknown datasource', { mappedFields: { ghost: { users: ['id'] } } }, new EngineError('not_found', ErrorText.unknownDatasource)],
-      ['an unknown table', { mappedFields: { crm: { invoices: ['id'] } } }, new EngineError('validation', ErrorText.schemaValidationFailed)],
+      ['an unknown datasource', { mappedFields: { ghost: { users: ['id'] } } }, new EngineError('not_found', `${ErrorText.unknownDatasource}: ghost`)],
+      ['an unknown table', { mappedFields: { crm: { invoices: ['id'] } } }, new EngineError('validation', 'extraction request failed schema validation: table not found in datasource schema: crm.invoices')],
       ['a blank field name', { mappedFields: { crm: { users: [' '] } } }, new EngineError('validation', ErrorText.blankName)],
     ])('refuses %s', async (_name, request, expected) => {
       const { engine } = await world();
@@ -81,7 +81,7 @@ describe(ExtractionPlanner.name, () => {
     it("treats another tenant's datasource as unknown", async () => {
       const { engine } = await world();
       await expect(engine.planExtraction(OTHER_TENANT, { mappedFields: { crm: { users: ['id'] } } })).rejects.toEqual(
-        new EngineError('not_found', ErrorText.unknownDatasource),
+        new EngineError('not_found', `${ErrorText.unknownDatasource}: crm`),
       );
     });
 
@@ -94,22 +94,38 @@ describe(ExtractionPlanner.name, () => {
       store.findConnection = async (t, name) => (++lookups === 1 ? find(t, name) : undefined);
       const error = (await engine.planExtraction(TENANT, { mappedFields: { crm: { users: ['id'] } } }).catch((e: unknown) => e)) as EngineError;
       expect(error.category).toBe('not_found');
-      expect(error).toEqual(new EngineError('not_found', ErrorText.unknownDatasource));
+      expect(error).toEqual(new EngineError('not_found', `${ErrorText.unknownDatasource}: crm`));
       expect(error.cause).toEqual({ valid: false, failures: [expect.objectContaining({ type: 'datasource_not_found', configName: 'crm' })] });
       expect(lookups).toBe(2);
     });
 
-    it('carries the validation report as the hidden cause of a schema failure', async () => {
+    it('names each failure in the message and carries the validation report as the hidden cause', async () => {
       const { engine } = await world();
-      const error = (await engine.planExtraction(TENANT, { mappedFields: { crm: { users: ['nope'] } } }).catch((e: unknown) => e)) as EngineError;
-      expect(error.cause).toEqual({ valid: false, failures: [expect.objectContaining({ type: 'field_not_found', field: 'nope' })] });
-      expect(JSON.stringify(error)).not.toContain('nope');
+      const request = { mappedFields: { crm: { users: ['nope', 'id'], invoices: ['id'] } }, filters: { crm: { users: { colour: { eq: ['red'] } } } } };
+      const error = (await engine.planExtraction(TENANT, request).catch((e: unknown) => e)) as EngineError;
+      expect(error).toEqual(
+        new EngineError(
+          'validation',
+          'extraction request failed schema validation: table not found in datasource schema: crm.invoices; ' +
+            'field not found in table schema: crm.users.nope; filter references a field not found in table schema: crm.users.colour',
+        ),
+      );
+      expect(error.cause).toEqual({ valid: false, failures: expect.arrayContaining([expect.objectContaining({ type: 'field_not_found', field: 'nope' })]) });
+      expect(JSON.parse(JSON.stringify(error))).toEqual({ name: 'EngineError', category: 'validation', message: error.message });
+    });
+
+    it('names the first ten failures and counts the rest', async () => {
+      const { engine } = await world();
+      const fields = Array.from({ length: 12 }, (_, i) => `f${String(i).padStart(2, '0')}`);
+      const error = (await engine.planExtraction(TENANT, { mappedFields: { crm: { users: fields } } }).catch((e: unknown) => e)) as EngineError;
+      expect(error.message).toMatch(/crm\.users\.f09; and 2 more$/);
+      expect(error.message).not.toContain('f10');
     });
 
     it('surfaces count-limit breaches as validation (quirk kept)', async () => {
       const { engine } = await world(['crm'], { limits: { maxFieldsPerTable: 2 } });
       await expect(engine.planExtraction(TENANT, { mappedFields: { crm: { users: ['id', 'name', 'email'] } } })).rejects.toEqual(
-        new EngineError('validation', ErrorText.schemaValidationFailed),
+        new EngineError('validation', 'extraction request failed schema validation: field count exceeds the configured limit: crm.users'),
       );
       // "*" counts as one field.
       await expect(engine.planExtraction(TENANT, { mappedFields: { crm: { users: ['*'] } } })).resolves.toBeDefined();
@@ -129,7 +145,7 @@ describe(ExtractionPlanner.name, () => {
       expect(probed).toEqual(['a', 'b', 'c']);
       const unknownFirst = { ...mapped, '0ghost': { users: ['id'] } };
       await expect(engine.planExtraction(TENANT, { mappedFields: unknownFirst })).rejects.toEqual(
-        new EngineError('not_found', ErrorText.unknownDatasource),
+        new EngineError('not_found', `${ErrorText.unknownDatasource}: 0ghost`),
       );
     });
   });
@@ -161,7 +177,7 @@ describe(ExtractionPlanner.name, () => {
       const { engine } = await world();
       await expect(
         engine.planExtraction(TENANT, { mappedFields: { crm: { users: ['id', 'name'] } }, overrides: { maxFieldsPerTable: 1 } }),
-      ).rejects.toEqual(new EngineError('validation', ErrorText.schemaValidationFailed));
+      ).rejects.toEqual(new EngineError('validation', 'extraction request failed schema validation: field count exceeds the configured limit: crm.users'));
     });
   });
 
@@ -169,22 +185,31 @@ describe(ExtractionPlanner.name, () => {
     const plan = async (filters: unknown, tables: Record<string, string[]> = { users: ['id'] }) =>
       (await world()).engine.planExtraction(TENANT, { mappedFields: { crm: tables }, filters } as ExtractionRequest);
 
-    it('copies object-shaped conditions per table, including tables that are not mapped', async () => {
-      const filters = { crm: { users: { id: { gte: [1], in: [1, 2] }, name: 'ignored' }, orders: { total: { gt: ['5'] } } } };
-      const planned = await plan(filters);
+    it('copies the conditions per table', async () => {
+      const filters = { crm: { users: { id: { gte: [1], in: [1, 2] } }, orders: { total: { gt: ['5'] } } } };
+      const planned = await plan(filters, { users: ['id'], orders: ['id'] });
       expect(planned.steps[0].filters).toEqual({ users: { id: { gte: [1], in: [1, 2] } }, orders: { total: { gt: ['5'] } } });
       expect(planned.steps[0].filters?.users.id.in).not.toBe(filters.crm.users.id.in);
     });
 
-    it.each([['not an object', 'id=1'], ['a list', [1]], ['a config that is a string', { crm: 'x' }], ['a table that is a list', { crm: { users: [] } }]])(
-      'ignores filters whose shape is %s (quirk kept: unfiltered)',
-      async (_name, filters) => {
-        expect((await plan(filters)).steps[0].filters).toBeUndefined();
-      },
-    );
+    it.each<[string, unknown, string]>([
+      ['not an object', 'id=1', 'filters must be an object of datasources'],
+      ['a list', [1], 'filters must be an object of datasources'],
+      ['a config that is a string', { crm: 'x' }, "filter on datasource 'crm': must be an object of tables"],
+      ['a table that is a list', { crm: { users: [] } }, "filter on table 'crm.users': must be an object of fields"],
+      ['a condition that is a string', { crm: { users: { id: 'ignored' } } }, "filter on 'crm.users.id': must be an object of operators (eq, gt, gte, lt, lte, between, in, nin, ne, like)"],
+      ['a table that is not mapped', { crm: { orders: { total: { gt: [5] } } } }, "filter on table 'crm.orders': the table is not in mappedFields of datasource 'crm'"],
+      ['a datasource that is not mapped', { erp: { users: { id: { eq: [1] } } } }, "filter on datasource 'erp': the datasource is not in mappedFields"],
+      ['between with one value', { crm: { users: { id: { between: [5] } } } }, "filter on 'crm.users.id': operator 'between' needs exactly 2 values, got 1"],
+      ['an unknown operator', { crm: { users: { id: { greater: [5] } } } }, "filter on 'crm.users.id': unknown operator 'greater' (use one of eq, gt, gte, lt, lte, between, in, nin, ne, like)"],
+    ])('refuses filters whose shape is %s, rather than extracting unfiltered', async (_name, filters, problem) => {
+      await expect(plan(filters)).rejects.toEqual(new EngineError('validation', `invalid filter: ${problem}`));
+    });
 
     it('still validates the names of filter fields', async () => {
-      await expect(plan({ crm: { users: { missing: { eq: [1] } } } })).rejects.toEqual(new EngineError('validation', ErrorText.schemaValidationFailed));
+      await expect(plan({ crm: { users: { missing: { eq: [1] } } } })).rejects.toEqual(
+        new EngineError('validation', 'extraction request failed schema validation: filter references a field not found in table schema: crm.users.missing'),
+      );
     });
 
     it.each<[string, Record<string, unknown>]>([
@@ -200,7 +225,6 @@ describe(ExtractionPlanner.name, () => {
       ['a dotted parent (other)', { natural_person: { like: ['%a%'] } }],
       ['null in single-value eq and ne', { name: { eq: [null] }, email: { ne: [null] } }],
       ['like on any column', { id: { like: ['1%'] } }],
-      ['between with the wrong count (ignored later)', { id: { between: [1] } }],
     ])('accepts %s values', async (_name, conditions) => {
       await expect(plan({ crm: { users: conditions } })).resolves.toBeDefined();
     });
@@ -212,10 +236,11 @@ describe(ExtractionPlanner.name, () => {
       ['null among many values', { name: { in: ['a', null] } }, 'filter value does not match the column type: crm.users.name'],
       ['null in gt', { id: { gt: [null] } }, 'filter value does not match the column type: crm.users.id'],
       ['an object value', { name: { eq: [{ $ne: 1 }] } }, 'filter value does not match the column type: crm.users.name'],
-      ['two values for gt', { id: { gt: [1, 2] } }, 'filter operator requires exactly one value: crm.users.id'],
-      ['no value for lte', { id: { lte: [] } }, 'filter operator requires exactly one value: crm.users.id'],
-      ['a scalar instead of a list', { id: { eq: 5 } }, 'filter operator requires a list of values: crm.users.id'],
-      ['an unknown operator', { id: { equals: [5] } }, 'filter operator is not supported: crm.users.id'],
+      ['two values for gt', { id: { gt: [1, 2] } }, "invalid filter: filter on 'crm.users.id': operator 'gt' needs exactly 1 value, got 2"],
+      ['no value for lte', { id: { lte: [] } }, "invalid filter: filter on 'crm.users.id': operator 'lte' needs exactly 1 value, got 0"],
+      ['an empty list', { id: { in: [] } }, "invalid filter: filter on 'crm.users.id': operator 'in' needs at least one value, got none"],
+      ['a scalar instead of a list', { id: { eq: 5 } }, "invalid filter: filter on 'crm.users.id': operator 'eq' needs a list of values"],
+      ['an unknown operator', { id: { equals: [5] } }, "invalid filter: filter on 'crm.users.id': unknown operator 'equals' (use one of eq, gt, gte, lt, lte, between, in, nin, ne, like)"],
     ])('refuses %s', async (_name, conditions, message) => {
       await expect(plan({ crm: { users: conditions } })).rejects.toEqual(new EngineError('validation', message));
     });

@@ -1,8 +1,8 @@
 /**
- * Request filters (config -> table -> field -> condition). Quirk (kept): a level that is
- * not a plain object is ignored and the datasource is extracted unfiltered. Inside a condition,
- * operators are checked: an unknown operator or a non-list value is refused, because dropping it
- * would silently widen the extraction.
+ * Request filters (config -> table -> field -> condition), read once `filterProblems` has passed
+ * them: every level is then a plain object, every table mapped and every operator known. The checks
+ * below stay as a second line for a caller that skips that gate; unknown operators and non-lists are
+ * refused, because dropping them would silently widen the extraction.
  */
 import { EngineError, filterListText, filterOperatorText, filterSingleValueText, filterTypeMismatchText } from '../errors';
 import { compareUtf8 } from '../canonical/encode';

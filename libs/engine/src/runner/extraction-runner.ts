@@ -4,7 +4,9 @@
  * joined and every connector closed before the call settles, and no partial result is returned.
  */
 import { EngineError, ErrorText } from '../errors';
-import type { ExecutionState, ExtractionResult, ResultReference } from '../models';
+import type { CursorPosition, ExecutionState, ExtractionResult, ResultReference } from '../models';
+import { PositionTracker } from '../incremental/position-tracker';
+import { setOwn } from '../support/guards';
 import type { ResultWriter } from '../ports';
 import { requireStore, type EngineContext } from '../engine-context';
 import { Deadline } from '../support/deadline';
@@ -41,12 +43,14 @@ export class ExtractionRunner {
       deadline.throwIfAborted(); // pre-flight
       const target = mode === 'store' ? (sink = await this.#openSink(plan, deadline)) : new DirectTarget();
       const writer = new OrderedWriter(target, plan.limits.maxResultBytes, deadline);
-      await this.#run(plan, store, writer, latch, deadline);
+      const trackers = plan.steps.map((step) => PositionTracker.for(step.query));
+      await this.#run(plan, store, writer, latch, deadline, trackers);
       const streamed: Streamed = { rows: writer.rows, bytes: writer.bytes, digest: writer.digest(), completedAt: '' };
       const result = await this.#finish(target, sink, { ...streamed, completedAt: this.#now() });
       const state: ExecutionState = { ...base, status: 'completed', completedAt: result.completedAt };
       await this.#recorder.save(plan.tenant, state);
-      return { state, ...result.payload, rowCounts: writer.rowCounts };
+      const cursors = collectCursors(plan, trackers);
+      return { state, ...result.payload, rowCounts: writer.rowCounts, ...(cursors ? { cursors } : {}) };
     } catch (thrown) {
       const error = thrown instanceof EngineError ? thrown : new EngineError('internal', ErrorText.stepUnexpected, thrown);
       await sink?.abort(error);
@@ -77,11 +81,18 @@ export class ExtractionRunner {
     return new SinkTarget(SinkTarget.check(opened), deadline);
   }
 
-  async #run(plan: RunnablePlan, store: ReturnType<typeof requireStore>, writer: OrderedWriter, latch: FailureLatch, deadline: Deadline): Promise<void> {
+  async #run(
+    plan: RunnablePlan,
+    store: ReturnType<typeof requireStore>,
+    writer: OrderedWriter,
+    latch: FailureLatch,
+    deadline: Deadline,
+    trackers: readonly (PositionTracker | undefined)[],
+  ): Promise<void> {
     const env = { tenant: plan.tenant, store, registry: this.#context.registry, deadline };
     const slots = plan.steps.map(() => new ChunkSlot());
     const producing = runInOrdinalWindow(plan.steps.length, plan.limits.maxConcurrency, deadline.signal, (i) =>
-      new StepProducer(env, plan.steps[i], slots[i]).run().catch((error: EngineError) => latch.stepFailed(error)),
+      new StepProducer(env, plan.steps[i], slots[i], trackers[i]).run().catch((error: EngineError) => latch.stepFailed(error)),
     );
     const writing = writer.run(plan.steps, slots).catch((error: unknown) => {
       // Once the run is aborting, what the writer saw is that abort, not a failure of its own.
@@ -111,6 +122,16 @@ export class ExtractionRunner {
   #now(): string {
     return this.#context.clock().toISOString();
   }
+}
+
+/** config -> table -> last position, for the steps that read tables incrementally; undefined for none. */
+function collectCursors(plan: RunnablePlan, trackers: readonly (PositionTracker | undefined)[]): ExtractionResult['cursors'] {
+  const cursors: Record<string, Record<string, CursorPosition | null>> = {};
+  plan.steps.forEach((step, i) => {
+    const tracker = trackers[i];
+    if (tracker) setOwn(cursors, step.configName, tracker.positions());
+  });
+  return Object.keys(cursors).length > 0 ? cursors : undefined;
 }
 
 async function abortLate(writer: unknown, reason: EngineError): Promise<void> {

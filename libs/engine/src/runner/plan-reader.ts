@@ -5,11 +5,12 @@
  */
 import { EngineError, ErrorText } from '../errors';
 import { compareUtf8 } from '../canonical/encode';
-import type { ExecutionMode, FilterCondition, QueryRequest, TenantContext } from '../models';
+import type { ColumnKind, ExecutionMode, FilterCondition, IncrementalQuery, OrderableKind, QueryRequest, TenantContext } from '../models';
+import { ORDERABLE_KINDS, positionBounds } from '../incremental/position';
 import type { Limits } from '../limits';
 import { capLimits } from '../limits';
 import { requireTenant } from '../tenant';
-import { getOwn, isNonBlankString, isObjectLike, isPlainObject, isStringArray, setOwn } from '../support/guards';
+import { getOwn, isNonBlankString, isObjectLike, isPlainObject, isPositiveInteger, isStringArray, setOwn } from '../support/guards';
 
 export interface RunnableStep {
   readonly ordinal: number;
@@ -46,7 +47,7 @@ export function readPlan(value: unknown, engineLimits: Limits): RunnablePlan {
 
 function readStep(value: unknown): Omit<RunnableStep, 'ordinal'> {
   if (!isObjectLike(value) || !isNonBlankString(value.configName)) throw invalidPlan();
-  const { configName, tables, fields, filters } = value;
+  const { configName, tables, fields, filters, incremental } = value;
   if (!isStringArray(tables) || tables.length === 0 || !isObjectLike(fields)) throw invalidPlan();
   const sorted = [...tables].sort(compareUtf8);
   const selected: Record<string, readonly string[]> = {};
@@ -59,6 +60,8 @@ function readStep(value: unknown): Omit<RunnableStep, 'ordinal'> {
   const query: { -readonly [K in keyof QueryRequest]: QueryRequest[K] } = { configName, tables: selected };
   const queryFilters = readFilters(filters, sorted);
   if (queryFilters) query.filters = queryFilters;
+  const queryIncremental = readIncremental(incremental, selected);
+  if (queryIncremental) query.incremental = queryIncremental;
   return { configName, tables: sorted, query };
 }
 
@@ -81,6 +84,39 @@ function readFilters(value: unknown, tables: readonly string[]): QueryRequest['f
       ));
     }
     if (Object.keys(fields).length > 0) setOwn(copy, table, fields);
+  }
+  return Object.keys(copy).length > 0 ? copy : undefined;
+}
+
+/** A plan's incremental tables, re-checked (hosts may edit plans) and with `after` bound as the connector binds it. */
+function readIncremental(value: unknown, fields: Readonly<Record<string, readonly string[]>>): QueryRequest['incremental'] | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isPlainObject(value)) throw invalidPlan();
+  const copy: Record<string, IncrementalQuery> = {};
+  for (const [table, spec] of Object.entries(value)) {
+    const selected = getOwn(fields, table) as readonly string[] | undefined;
+    if (!selected || !isPlainObject(spec)) throw invalidPlan();
+    const { cursorField, cursorKind, tieBreaker, tieBreakerKind, after, limit, nulls } = spec;
+    if (typeof cursorField !== 'string' || typeof tieBreaker !== 'string') throw invalidPlan();
+    if (!selected.includes(cursorField) || !selected.includes(tieBreaker)) throw invalidPlan();
+    if (typeof cursorKind !== 'string' || !ORDERABLE_KINDS.has(cursorKind as ColumnKind)) throw invalidPlan();
+    if (typeof tieBreakerKind !== 'string' || !ORDERABLE_KINDS.has(tieBreakerKind as ColumnKind)) throw invalidPlan();
+    if (nulls !== undefined && nulls !== 'first') throw invalidPlan();
+    if (limit !== undefined && !isPositiveInteger(limit)) throw invalidPlan();
+    const query: { -readonly [K in keyof IncrementalQuery]: IncrementalQuery[K] } = {
+      cursorField,
+      cursorKind: cursorKind as OrderableKind,
+      tieBreaker,
+      tieBreakerKind: tieBreakerKind as OrderableKind,
+    };
+    if (nulls === 'first') query.nulls = 'first';
+    if (after !== undefined && after !== null) {
+      const bounds = positionBounds(query, after);
+      if (!bounds) throw invalidPlan();
+      query.after = bounds;
+    }
+    if (limit !== undefined) query.limit = limit;
+    setOwn(copy, table, query);
   }
   return Object.keys(copy).length > 0 ? copy : undefined;
 }

@@ -3,7 +3,8 @@
  * cursor, encode its rows in batches into the step's slot. The cursor and then the connector are
  * closed on every path.
  */
-import { EngineError, ErrorText, keptReason } from '../errors';
+import { EngineError, ErrorText, IncrementalText, incrementalText, keptReason } from '../errors';
+import type { PositionTracker } from '../incremental/position-tracker';
 import { STREAM_BATCH_ROWS, type TenantContext } from '../models';
 import type { Connector, ConnectorRegistry, RowCursor } from '../ports';
 import { ConfigFragmentEncoder, type EncodedChunk } from '../canonical/fragment-encoder';
@@ -25,11 +26,13 @@ export class StepProducer {
   readonly #env: StepEnvironment;
   readonly #step: RunnableStep;
   readonly #slot: ChunkSlot;
+  readonly #tracker: PositionTracker | undefined;
 
-  constructor(env: StepEnvironment, step: RunnableStep, slot: ChunkSlot) {
+  constructor(env: StepEnvironment, step: RunnableStep, slot: ChunkSlot, tracker?: PositionTracker) {
     this.#env = env;
     this.#step = step;
     this.#slot = slot;
+    this.#tracker = tracker;
   }
 
   /** Resolves when the step's last chunk is in the slot; rejects with an EngineError otherwise. */
@@ -52,6 +55,9 @@ export class StepProducer {
     try {
       await this.#test(connector);
       deadline.throwIfAborted();
+      if (this.#step.query.incremental !== undefined && connector.supportsIncremental !== true) {
+        throw new EngineError('validation', incrementalText(IncrementalText.unsupported, this.#step.configName));
+      }
       const cursor = await this.#open(connector);
       try {
         await this.#pump(cursor);
@@ -102,7 +108,7 @@ export class StepProducer {
     for (;;) {
       let batch: Batch;
       try {
-        batch = await deadline.race(readBatch(cursor, encoder, signal));
+        batch = await deadline.race(readBatch(cursor, encoder, signal, this.#tracker));
       } catch (error) {
         throw this.#queryError(error);
       }
@@ -131,7 +137,7 @@ export class StepProducer {
 interface Batch {
   readonly chunk?: EncodedChunk;
   readonly done: boolean;
-  /** The encoder refused an item (the connector broke the order contract): not a query failure. */
+  /** The encoder or the position tracker refused an item (the connector broke a contract): not a query failure. */
   readonly encodeError?: Error;
 }
 
@@ -139,13 +145,14 @@ interface Batch {
  * Pulls items until the encoder completes a chunk (at most STREAM_BATCH_ROWS rows) or the cursor
  * ends. Stops early once the signal has aborted, so an abandoned read stops pulling rows.
  */
-async function readBatch(cursor: RowCursor, encoder: ConfigFragmentEncoder, signal: AbortSignal): Promise<Batch> {
+async function readBatch(cursor: RowCursor, encoder: ConfigFragmentEncoder, signal: AbortSignal, tracker?: PositionTracker): Promise<Batch> {
   for (let read = 0; read < STREAM_BATCH_ROWS; read++) {
     const item = await cursor.next();
     if (item === null || item === undefined) return { done: true };
     if (signal.aborted) return { done: true };
     let chunk: EncodedChunk | undefined;
     try {
+      tracker?.observe(item);
       chunk = encoder.push(item);
     } catch (error) {
       return { done: true, encodeError: error instanceof Error ? error : new Error('encoding failed', { cause: error }) };

@@ -20,7 +20,8 @@ export function copySnapshot(value: unknown, configName: string): SchemaSnapshot
 
 function copyTable(value: unknown): TableSchema | undefined {
   if (!isObjectLike(value) || typeof value.name !== 'string' || !isStringArray(value.fields)) return undefined;
-  const table: { name: string; fields: string[]; columns?: ColumnInfo[] } = { name: value.name, fields: [...value.fields] };
+  const table: { name: string; fields: string[]; columns?: ColumnInfo[]; primaryKey?: string[] } = { name: value.name, fields: [...value.fields] };
+  if (isStringArray(value.primaryKey) && value.primaryKey.length > 0) table.primaryKey = [...value.primaryKey];
   if (value.columns !== undefined && value.columns !== null) {
     if (!Array.isArray(value.columns)) return undefined;
     const columns: ColumnInfo[] = [];
@@ -28,7 +29,15 @@ function copyTable(value: unknown): TableSchema | undefined {
       if (!isObjectLike(column) || typeof column.name !== 'string') return undefined;
       // An unknown kind is treated like a missing one: `other`, which accepts any scalar filter value.
       const kind = (typeof column.kind === 'string' && KINDS.has(column.kind) ? column.kind : 'other') as ColumnKind;
-      columns.push({ name: column.name, kind, nativeType: typeof column.nativeType === 'string' ? column.nativeType : '' });
+      const copy: { -readonly [K in keyof ColumnInfo]: ColumnInfo[K] } = {
+        name: column.name,
+        kind,
+        nativeType: typeof column.nativeType === 'string' ? column.nativeType : '',
+      };
+      // Unknown values read as "unknown" (absent), which incremental planning treats conservatively.
+      if (typeof column.nullable === 'boolean') copy.nullable = column.nullable;
+      if (column.ordering === 'binary' || column.ordering === 'collation') copy.ordering = column.ordering;
+      columns.push(copy);
     }
     table.columns = columns;
   }

@@ -6,6 +6,7 @@ import amqplib, { type Channel, type ChannelModel, type ConsumeMessage, type Get
 import { v7 as uuidv7 } from 'uuid';
 import type { Job } from '../../jobs/job';
 import { FakeClock } from '../../testing/fake-clock';
+import { type DeliveredMessage, jobPublisherContract } from '../../testing/job-publisher.contract';
 import { pollUntil } from '../../testing/poll';
 import { TcpProxy } from '../../testing/tcp-proxy';
 import { AmqpJobPublisher, PublishError } from './job-publisher.amqp';
@@ -71,6 +72,33 @@ describe('AmqpJobPublisher against a real RabbitMQ', () => {
   async function nextMessage(queue: string): Promise<GetMessage> {
     return pollUntil(async () => (await channel.get(queue, { noAck: true })) || undefined);
   }
+
+  describe('the job publisher contract', () => {
+    jobPublisherContract(async ({ workQueue, signingKey, clock }) => {
+      queues.push(workQueue);
+      // The work queue as the topology declares it, so the queue's view exists before the first publish.
+      await channel.assertQueue(workQueue, { durable: true, arguments: { 'x-dead-letter-exchange': 'fetcher.dlx', 'x-dead-letter-routing-key': 'fetcher.dlq.key' } });
+      const publisher = new AmqpJobPublisher({ url: BROKER, workQueue, signingKey, reconnectSeconds: 0.2, confirmTimeoutMs: 2_000 }, clock);
+      publishers.push(publisher);
+      await publisher.waitForConnection(5_000);
+      const delivered: DeliveredMessage[] = [];
+      return {
+        publisher,
+        delivered: async () => {
+          for (let m = await channel.get(workQueue, { noAck: true }); m; m = await channel.get(workQueue, { noAck: true })) {
+            delivered.push({ exchange: m.fields.exchange, routingKey: m.fields.routingKey, body: m.content, headers: m.properties.headers ?? {} });
+          }
+          return [...delivered];
+        },
+        broken: () => {
+          // Nothing listens on port 1: the publisher has no connection and must not pretend it sent.
+          const broken = new AmqpJobPublisher({ url: 'amqp://guest:guest@127.0.0.1:1', workQueue, signingKey, reconnectSeconds: 0.2 }, clock);
+          publishers.push(broken);
+          return broken;
+        },
+      };
+    });
+  });
 
   it('publishes a persistent JSON message whose signature an independent verifier accepts', async () => {
     const { sut, queue, clock, probe } = setup();

@@ -62,6 +62,8 @@ export class MemoryJobRepository implements JobRepository {
       dispatchedAt: job.dispatchedAt,
       dispatchAttempts: job.dispatchAttempts,
       dispatchLockUntil: null,
+      datasources: Object.keys(job.mappedFields).sort(),
+      ...(job.retryOf !== undefined ? { retryOf: job.retryOf } : {}),
     });
   }
 
@@ -156,5 +158,8 @@ function toJob(job: StoredJob): Job {
     dispatchedAt: job.dispatchedAt,
     dispatchAttempts: job.dispatchAttempts,
     ...(job.progress !== undefined ? { progress: job.progress } : {}),
+    ...(job.cancelRequestedAt !== undefined ? { cancelRequestedAt: job.cancelRequestedAt } : {}),
+    ...(job.retryOf !== undefined ? { retryOf: job.retryOf } : {}),
+    ...(job.retriedBy !== undefined ? { retriedBy: job.retriedBy } : {}),
   };
 }

@@ -216,6 +216,9 @@ function toJob(doc: JobDoc): Job {
     dispatchedAt: read.dispatchedAt ?? null,
     dispatchAttempts: read.dispatchAttempts ?? 0,
     ...(read.progress ? { progress: read.progress } : {}),
+    ...(read.cancelRequestedAt ? { cancelRequestedAt: read.cancelRequestedAt } : {}),
+    ...(read.retryOf !== undefined ? { retryOf: read.retryOf } : {}),
+    ...(read.retriedBy !== undefined ? { retriedBy: read.retriedBy } : {}),
   };
 }
 

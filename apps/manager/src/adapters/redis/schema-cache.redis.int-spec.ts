@@ -8,6 +8,7 @@ import type { ManagerConfig } from '../../config/manager.config';
 import { scopeFor, withSchemaScopes } from '../../engine/schema-scope';
 import { SYSTEM_CLOCK } from '../../ports/clock.port';
 import { aPostgresConnection, ManagerHarness } from '../../testing/manager-harness';
+import { schemaCacheContract } from '../../testing/schema-cache.contract';
 import { createPostgresSchema } from '../../testing/sql-fixtures';
 import { TcpProxy } from '../../testing/tcp-proxy';
 import { createRedisClient } from './redis.module';
@@ -84,6 +85,28 @@ describe('the validate-schema cache in Redis', () => {
     expect(await inspect.exists(`${prefix}fetcher:schema:${renamed}`)).toBe(1);
     expect((await sut.request('DELETE', `${BASE}/${conn.id as string}`)).status).toBe(204);
     expect(await inspect.exists(`${prefix}fetcher:schema:${renamed}`)).toBe(0);
+  });
+});
+
+describe('RedisSchemaCache against a real Redis', () => {
+  const prefix = `it:${randomUUID()}:`;
+  let client: Redis;
+  beforeAll(async () => {
+    client = createRedisClient({ host: '127.0.0.1', port: 6379, db: 0, tls: false });
+    if (client.status !== 'ready') await new Promise((resolve) => client.once('ready', resolve));
+  });
+  afterAll(async () => {
+    const keys = await client.keys(`${prefix}*`);
+    if (keys.length > 0) await client.del(...keys);
+    await client.quit();
+  });
+
+  describe('the schema cache contract', () => {
+    schemaCacheContract(({ clock, ttlSeconds }) => {
+      const sut = new RedisSchemaCache(client, prefix, { schemaCache: { ttlSeconds } } as ManagerConfig, clock);
+      expect(sut.backend).toBe('redis');
+      return sut;
+    });
   });
 });
 

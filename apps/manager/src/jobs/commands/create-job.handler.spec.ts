@@ -1,9 +1,16 @@
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { createTenantContext } from '@fetcher/engine';
+import { KeyRing } from '@fetcher/platform';
 import { withFaults } from '@fetcher/platform/testing';
+import { EnvInternalDatasources } from '../../adapters/config/internal-datasources.env';
+import { MemoryConnectionRepository } from '../../adapters/embedded/connection-repository.memory';
+import type { ManagerConfig } from '../../config/manager.config';
+import { ConnectionDirectory } from '../../connections/connection-directory';
 import type { AppError } from '../../errors/app-error';
+import type { StoredConnection } from '../../ports/connection-repository.port';
 import { FakeClock } from '../../testing/fake-clock';
-import { aResolvedConnection, FakeConnectionResolver, FakeConnectivityCheck } from '../../testing/fake-connections';
+import { FakeConnectivityCheck } from '../../testing/fake-connections';
 import { RecordingJobPublisher } from '../../testing/recording-job-publisher';
 import { TestJobRepository } from '../../testing/test-job-repository';
 import { parseCreateJobRequest, type CreateJobRequest } from '../dto/create-job.request';
@@ -25,12 +32,40 @@ function aJobRequest(body: Record<string, unknown> = {}): CreateJobRequest {
 function setup() {
   const jobs = withFaults(new TestJobRepository());
   const publisher = new RecordingJobPublisher();
-  const resolver = new FakeConnectionResolver([aResolvedConnection('pg-main'), aResolvedConnection('internal-ds', { internal: true, productName: '' })]);
+  const keyRing = KeyRing.create({ current: { version: '1', key: randomBytes(32) } });
+  // The resolver the Manager runs, over the embedded repository: a stored `pg-main` of the product
+  // `reporter`, and the operator's `internal-ds`.
+  const connections = MemoryConnectionRepository.inMemory();
+  const internal = new EnvInternalDatasources([{ configName: 'internal-ds', type: 'POSTGRESQL', host: 'db.internal', port: 5432, databaseName: 'app', userName: 'app', metadata: {} }]);
+  const resolver = withFaults(new ConnectionDirectory(internal, connections, { keyRing } as ManagerConfig));
+  const pgMain: StoredConnection = {
+    id: randomUUID(),
+    productName: 'reporter',
+    configName: 'pg-main',
+    type: 'POSTGRESQL',
+    host: 'db.example.com',
+    port: 5432,
+    databaseName: 'app',
+    userName: 'app',
+    passwordEncrypted: keyRing.encryptCredential('app-password').ciphertext,
+    keyVersion: '1',
+    createdAt: new Date('2025-12-01T00:00:00Z'),
+    updatedAt: new Date('2025-12-01T00:00:00Z'),
+  };
+  const stored = connections.insert(tenant, pgMain);
+  /** Replaces the stored `pg-main` with `changes`. */
+  const changePgMain = async (changes: Partial<StoredConnection>) => {
+    await stored;
+    await connections.replace(tenant, { ...pgMain, ...changes });
+  };
   const connectivity = new FakeConnectivityCheck();
   const clock = new FakeClock('2026-01-01T00:00:00Z');
   const sut = new CreateJobHandler(jobs, publisher, resolver, connectivity, clock);
-  const run = (request: CreateJobRequest = aJobRequest()) => sut.execute(new CreateJobCommand(tenant, request));
-  return { jobs, publisher, resolver, connectivity, clock, sut, run };
+  const run = async (request: CreateJobRequest = aJobRequest()) => {
+    await stored;
+    return sut.execute(new CreateJobCommand(tenant, request));
+  };
+  return { jobs, publisher, resolver, connections, pgMain, changePgMain, connectivity, clock, sut, run };
 }
 
 async function failure(promise: Promise<unknown>): Promise<Pick<AppError, 'code' | 'title' | 'message' | 'fields' | 'category'>> {
@@ -99,13 +134,13 @@ describe(CreateJobHandler.name, () => {
   });
 
   it('answers a duplicate before resolving or dialling anything, even if the connection is gone', async () => {
-    const { run, resolver, connectivity } = setup();
+    const { run, resolver, connections, pgMain, connectivity, clock } = setup();
     await run();
-    resolver.connections.clear();
+    await connections.softDelete(tenant, pgMain.id, clock.now());
     connectivity.checked.length = 0;
-    const callsBefore = resolver.calls;
+    // Resolving would reject now: the duplicate is answered without asking.
+    resolver.faults.failAlways('resolve', new Error('resolved a duplicate'));
     expect((await run()).duplicate).toBe(true);
-    expect(resolver.calls).toBe(callsBefore);
     expect(connectivity.checked).toEqual([]);
   });
 
@@ -252,12 +287,59 @@ describe(CreateJobHandler.name, () => {
     });
   });
 
+  describe('filters (FET-0415)', () => {
+    const withFilters = (filters: unknown, mappedFields: unknown = { 'pg-main': { transactions: ['id', 'amount'] } }) =>
+      aJobRequest({ dataRequest: { mappedFields, filters } });
+
+    it.each([
+      ['malformed operands', { amount: { between: [5] } }, "filter on 'pg-main.transactions.amount': operator 'between' needs exactly 2 values, got 1", 'between'],
+      ['an unknown operator', { amount: { greater: [5] } }, "filter on 'pg-main.transactions.amount': unknown operator 'greater' (use one of eq, gt, gte, lt, lte, between, in, nin, ne, like)", 'greater'],
+      ['an empty value list', { id: { in: [] } }, "filter on 'pg-main.transactions.id': operator 'in' needs at least one value, got none", 'in'],
+    ])('refuses %s with a 400 naming the filter, and stores and dials nothing', async (_name, condition, message, operator) => {
+      const { run, jobs, connectivity } = setup();
+      const error = (await run(withFilters({ 'pg-main': { transactions: condition } })).catch((e: unknown) => e)) as AppError;
+      expect(error).toMatchObject({ code: 'FET-0415', title: 'Invalid Filter', message, category: 'validation' });
+      expect(error.errors).toEqual([{ dataSourceId: 'pg-main', table: 'transactions', field: Object.keys(condition)[0], operator, message }]);
+      expect(jobs.all(tenant)).toEqual([]);
+      expect(connectivity.checked).toEqual([]);
+    });
+
+    it('refuses a filter on a table the request does not map', async () => {
+      const { run } = setup();
+      expect(await failure(run(withFilters({ 'pg-main': { invoices: { total: { gt: [5] } } } })))).toMatchObject({
+        code: 'FET-0415',
+        message: "filter on table 'pg-main.invoices': the table is not in mappedFields of datasource 'pg-main'",
+      });
+    });
+
+    it('matches table keys as the Worker does for the type (public. is the default schema on PostgreSQL)', async () => {
+      const { run } = setup();
+      const result = await run(withFilters({ 'pg-main': { transactions: { status: { eq: ['done'] } } } }, { 'pg-main': { 'public.transactions': ['id'] } }));
+      expect(result.duplicate).toBe(false);
+    });
+
+    it('accepts a filter on a field the table does not return', async () => {
+      const { run } = setup();
+      expect((await run(withFilters({ 'pg-main': { transactions: { status: { eq: ['done'] } } } }))).duplicate).toBe(false);
+    });
+
+    it('lists every problem, sorted, in the message', async () => {
+      const { run } = setup();
+      const filters = { 'pg-main': { transactions: { id: { lt: [1, 2] }, amount: { between: [1] } }, ghost: { x: { eq: [1] } } } };
+      expect((await failure(run(withFilters(filters)))).message).toBe(
+        "filter on table 'pg-main.ghost': the table is not in mappedFields of datasource 'pg-main'; " +
+          "filter on 'pg-main.transactions.amount': operator 'between' needs exactly 2 values, got 1; " +
+          "filter on 'pg-main.transactions.id': operator 'lt' needs exactly 1 value, got 2",
+      );
+    });
+  });
+
   describe('resolution, ownership and connectivity', () => {
     const twoSources = aJobRequest({ dataRequest: { mappedFields: { 'pg-main': { t: ['f'] }, 'internal-ds': { t: ['f'] } } } });
 
     it('answers 500 when resolution fails', async () => {
       const { run, resolver } = setup();
-      resolver.failWith = new Error('mongo down');
+      resolver.faults.failAlways('resolve', new Error('mongo down'));
       expect(await failure(run())).toMatchObject({ code: 'FET-0002' });
     });
 
@@ -280,8 +362,8 @@ describe(CreateJobHandler.name, () => {
     });
 
     it('answers FET-1014 for an unassigned stored connection and exempts internal ones', async () => {
-      const { run, resolver } = setup();
-      resolver.connections.set('pg-main', aResolvedConnection('pg-main', { productName: '' }));
+      const { run, changePgMain } = setup();
+      await changePgMain({ productName: '' });
       expect(await failure(run(twoSources))).toMatchObject({
         code: 'FET-1014',
         message: "Connection 'pg-main' has no product assigned. Use the migration endpoint to assign it first.",
@@ -313,9 +395,8 @@ describe(CreateJobHandler.name, () => {
     });
 
     it('maps a refused ssl mode to FET-0413 naming the mode', async () => {
-      const { run, connectivity, resolver } = setup();
-      const pg = aResolvedConnection('pg-main');
-      resolver.connections.set('pg-main', { ...pg, descriptor: { ...pg.descriptor, sslMode: 'bogus' } });
+      const { run, connectivity, changePgMain } = setup();
+      await changePgMain({ ssl: { mode: 'bogus' } });
       connectivity.outcomes.set('pg-main', 'ssl_mode_not_allowed');
       expect(await failure(run())).toMatchObject({ code: 'FET-0413', message: expect.stringContaining("'bogus'") });
     });

@@ -9,7 +9,7 @@ import { CONNECTIVITY_CHECK, type ConnectivityCheck } from '../../ports/connecti
 import { JOB_PUBLISHER, type JobPublisher } from '../../ports/job-publisher.port';
 import { JOB_REPOSITORY, type JobRepository } from '../../ports/job-repository.port';
 import { PUBLISH_FAILED_ERROR, type Job } from '../job';
-import { checkDataRequest, checkFilterReferences, requireMappedFields, requireSource } from '../job-request.rules';
+import { checkDataRequest, checkFilterReferences, checkFilters, requireMappedFields, requireSource } from '../job-request.rules';
 import { requestHash } from '../request-hash';
 import { CreateJobCommand, type CreateJobResult } from './create-job.command';
 import { SingleFlight } from './single-flight';
@@ -55,6 +55,7 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
 
     const connections = await this.#resolve(tenant, mappedFields);
     checkOwnership(connections, source);
+    checkFilters(mappedFields, request.filters, new Map(connections.map((c) => [c.configName, c.descriptor.type])));
     await this.#checkConnectivity(tenant, connections);
 
     const job = pendingJob(mappedFields, request, hash, this.clock.now());

@@ -23,11 +23,11 @@ describe(parseCreateJobRequest.name, () => {
     });
   });
 
-  it('drops unknown operators whatever they hold, empty lists, and what they leave empty, but keeps the referenced names', () => {
+  it('keeps unknown operators and empty lists for the filter rules to refuse, drops null operators and what they leave empty', () => {
     const parsed = parseCreateJobRequest({
       dataRequest: {
         mappedFields: { a: { t: ['f'], u: null } },
-        filters: { a: { t: { f: { eq: [1], regex: 'x', gt: [], lt: null }, g: { gt: [] } }, u: { h: { nope: [] } } }, b: null },
+        filters: { a: { t: { f: { eq: [1], regex: 'x', gt: [], lt: null }, g: { gt: null } }, u: { h: { nope: [] } } }, b: null },
       },
       metadata: { source: 'reporter' },
     });
@@ -35,7 +35,7 @@ describe(parseCreateJobRequest.name, () => {
       ok: true,
       request: {
         mappedFields: { a: { t: ['f'], u: [] } },
-        filters: { a: { t: { f: { eq: [1] } } } },
+        filters: { a: { t: { f: { eq: [1], regex: 'x', gt: [] } }, u: { h: { nope: [] } } } },
         filterDatasources: ['a', 'b'],
         metadata: { source: 'reporter' },
       },

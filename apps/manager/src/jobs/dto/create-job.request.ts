@@ -9,7 +9,11 @@ import type { JobFilters } from '../job';
 export interface CreateJobRequest {
   /** Absent when `dataRequest` or `dataRequest.mappedFields` is missing or null. */
   readonly mappedFields?: MappedFields;
-  /** Cleaned: unknown operators, empty value lists and what they leave empty are gone. */
+  /**
+   * Operators with a `null` value, and the conditions, tables and datasources they leave empty, are
+   * gone. Everything else stays as sent, unknown operators and empty value lists included: the
+   * create-job handler refuses those (FET-0415) rather than extracting unfiltered.
+   */
   readonly filters: JobFilters;
   /** Every datasource key the request's `filters` named, kept before the clean-up for the reference check. */
   readonly filterDatasources: readonly string[];
@@ -87,17 +91,17 @@ function parseFilters(value: unknown): { filters: JobFilters; datasources: strin
 }
 
 /**
- * Unknown operators are dropped whatever they hold; a known one must hold an array of scalars (the
- * only values a filter compares a column with), and an empty one is dropped.
+ * A known operator must hold an array of scalars (the only values a filter compares a column with);
+ * an unknown one is kept whatever it holds, for the filter rules to name it. `null` means absent.
  */
 function parseCondition(value: unknown): FilterCondition {
-  const condition: Record<string, readonly unknown[]> = {};
+  const condition: Record<string, unknown> = {};
   for (const [op, values] of Object.entries(object(value) ?? {})) {
-    if (!OPERATORS.has(op) || values === null || values === undefined) continue;
-    if (!Array.isArray(values) || !values.every(isScalar)) throw new TypeMismatch();
-    if (values.length > 0) put(condition, op, values);
+    if (values === null || values === undefined) continue;
+    if (OPERATORS.has(op) && (!Array.isArray(values) || !values.every(isScalar))) throw new TypeMismatch();
+    put(condition, op, values);
   }
-  return condition;
+  return condition; // unknown operators included, for the filter rules to name
 }
 
 /** `undefined` for null/absent; throws for anything that is not a JSON object. */

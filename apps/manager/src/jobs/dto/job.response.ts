@@ -20,7 +20,7 @@ export class JobResponse {
   mappedFields!: Job['mappedFields'];
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   filters?: Job['filters'];
-  @ApiProperty({ enum: ['pending', 'processing', 'completed', 'failed'] })
+  @ApiProperty({ enum: ['pending', 'processing', 'completed', 'failed', 'canceled'] })
   status!: Job['status'];
   @ApiPropertyOptional()
   resultPath?: string;
@@ -34,6 +34,12 @@ export class JobResponse {
   completedAt?: string;
   @ApiPropertyOptional({ type: JobProgressResponse, description: 'Reported by the Worker while it runs the job; older clients can ignore it' })
   progress?: JobProgressResponse;
+  @ApiPropertyOptional({ format: 'date-time', description: 'When a cancel was asked while the job was processing (job control)' })
+  cancelRequestedAt?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'The failed or canceled job this one retries' })
+  retryOf?: string;
+  @ApiPropertyOptional({ format: 'uuid', description: 'The job that retried this one' })
+  retriedBy?: string;
 }
 
 /**
@@ -56,13 +62,16 @@ export function jobResponse(job: Job): JobResponse {
   response.createdAt = job.createdAt.toISOString();
   if (job.completedAt) response.completedAt = job.completedAt.toISOString();
   if (job.progress) response.progress = { tablesDone: job.progress.tablesDone, rowsSoFar: job.progress.rowsSoFar };
+  if (job.cancelRequestedAt) response.cancelRequestedAt = job.cancelRequestedAt.toISOString();
+  if (job.retryOf) response.retryOf = job.retryOf;
+  if (job.retriedBy) response.retriedBy = job.retriedBy;
   return response;
 }
 
 export class CreateJobResponse {
   @ApiProperty({ format: 'uuid' })
   jobId!: string;
-  @ApiProperty({ enum: ['pending', 'processing', 'completed', 'failed'] })
+  @ApiProperty({ enum: ['pending', 'processing', 'completed', 'failed', 'canceled'] })
   status!: Job['status'];
   @ApiProperty({ format: 'date-time' })
   createdAt!: string;

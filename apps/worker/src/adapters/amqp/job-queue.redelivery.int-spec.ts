@@ -26,7 +26,8 @@ import { WorkerMetrics } from '../../metrics/worker-metrics';
 import type { JobStore } from '../../ports/job-store.port';
 import { InMemoryResultStore } from '../../testing/in-memory-result-store';
 import { RecordingEventPublisher } from '../../testing/recording-event-publisher';
-import { StaticConnectionResolver } from '../../testing/static-connection-resolver';
+import { storedConnection } from '../../testing/stored-connection';
+import { MemoryConnectionResolver } from '../embedded/connection-resolver.memory';
 import { MongoJobStore } from '../mongo/job-store.mongo';
 import { uuidToBinary } from '@fetcher/contracts';
 import { JOB_REQUESTED, JobQueueTransport } from './job-queue.transport';
@@ -109,9 +110,7 @@ describe('Worker redelivery against a real RabbitMQ and the MongoDB test server'
     const metrics = new WorkerMetrics(new Registry());
     const outbox = new JobOutbox(store, events, settings, clock);
     const registry = new MemoryConnectorRegistry().register('memory', new MemoryConnectorFactory(new TemplateConnector({ rows: { users: [{ id: 1n }] } })));
-    const resolver = new StaticConnectionResolver([
-      { descriptor: { configName: 'crm', type: 'memory', host: 'h', port: 1, databaseName: 'crm', userName: 'u' }, internal: false, secretValues: [], productName: 'it' },
-    ]);
+    const resolver = new MemoryConnectionResolver({ live: () => [storedConnection(ring, 'crm', { type: 'memory', productName: 'it' })] }, ring);
     const run = new RunJobHandler(store, resolver, new InMemoryResultStore(), registry, settings, clock, outbox, metrics);
     const fail = new FailPendingJobHandler(store, clock, outbox);
     repairer = new TerminalEventRepairer(store, outbox);

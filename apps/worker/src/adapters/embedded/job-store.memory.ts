@@ -1,5 +1,5 @@
 import type { JobTable } from '@fetcher/contracts';
-import type { JobLease, JobProgress, JobRecord, JobStore, TerminalGuard, TerminalWrite } from '../../ports/job-store.port';
+import type { JobLease, JobProgress, JobRecord, JobStore, LeaseRenewal, TerminalGuard, TerminalWrite } from '../../ports/job-store.port';
 import { awaitsEvent, canAcquire, guardAdmits, holdsLease, isAbandoned, jobRecordOf } from '../../ports/job-store.rules';
 
 /**
@@ -27,12 +27,12 @@ export class MemoryJobStore implements JobStore {
     return jobRecordOf(job);
   }
 
-  async renew(jobId: string, token: string, expiresAt: Date): Promise<boolean> {
+  async renew(jobId: string, token: string, expiresAt: Date): Promise<LeaseRenewal> {
     const job = this.table.get(jobId);
-    if (!job || !holdsLease(job, token)) return false;
+    if (!job || !holdsLease(job, token)) return { held: false };
     job.lease = { ...job.lease, expiresAt };
     await this.table.persist(jobId);
-    return true;
+    return job.cancelRequestedAt ? { held: true, cancelRequestedAt: new Date(job.cancelRequestedAt) } : { held: true };
   }
 
   async writeProgress(jobId: string, token: string, progress: JobProgress): Promise<void> {
@@ -49,6 +49,7 @@ export class MemoryJobStore implements JobStore {
     job.completedAt = write.completedAt;
     if (write.resultPath) job.resultPath = write.resultPath;
     if (write.resultHmac) job.resultHmac = write.resultHmac;
+    if (write.progress) job.progress = { ...write.progress };
     job.metadata = {
       ...job.metadata,
       ...(write.error !== undefined ? { error: write.error } : {}),

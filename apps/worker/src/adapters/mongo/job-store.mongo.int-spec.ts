@@ -5,7 +5,7 @@ import { type Db, MongoClient } from 'mongodb';
 import { TerminalWriteRefused } from '../../ports/job-store.port';
 import { jobStoreContract } from '../../testing/job-store.contract';
 import { MongoJobStore } from './job-store.mongo';
-import { encodeLease, uuidToBinary } from '@fetcher/contracts';
+import { encodeCancelRequest, encodeLease, uuidToBinary } from '@fetcher/contracts';
 
 describe('MongoJobStore against the MongoDB test server', () => {
   let target: MongoTestTarget;
@@ -38,7 +38,7 @@ describe('MongoJobStore against the MongoDB test server', () => {
   describe('the job store contract', () => {
     jobStoreContract(() => ({
       store: sut,
-      seed: async ({ id, status, createdAt, lease }) => {
+      seed: async ({ id, status, createdAt, lease, cancelRequestedAt }) => {
         await db.collection('job').insertOne({
           _id: uuidToBinary(id),
           status,
@@ -47,6 +47,7 @@ describe('MongoJobStore against the MongoDB test server', () => {
           mapped_fields: { crm: { users: ['id'] } },
           created_at: createdAt,
           ...(lease ? { lease: encodeLease(lease) } : {}),
+          ...(cancelRequestedAt ? encodeCancelRequest(cancelRequestedAt) : {}),
         } as never);
       },
     }));
@@ -110,8 +111,8 @@ describe('MongoJobStore against the MongoDB test server', () => {
   it('renews and writes progress only under the exact token', async () => {
     const id = await seed();
     await sut.acquire(id, { token: 't', owner: 'w', expiresAt: later(1_000) }, now);
-    expect(await sut.renew(id, 't', later(90_000))).toBe(true);
-    expect(await sut.renew(id, 'other', later(90_000))).toBe(false);
+    expect(await sut.renew(id, 't', later(90_000))).toEqual({ held: true });
+    expect(await sut.renew(id, 'other', later(90_000))).toEqual({ held: false });
     await sut.writeProgress(id, 't', { tablesDone: 1, rowsSoFar: 500, updatedAt: now });
     await sut.writeProgress(id, 'other', { tablesDone: 9, rowsSoFar: 9, updatedAt: now });
     expect(await raw(id)).toMatchObject({ lease: { expires_at: later(90_000) }, progress: { tables_done: 1, rows_so_far: 500, updated_at: now } });

@@ -1,4 +1,5 @@
 import {
+  CANCEL_REQUESTED_AT_FIELD,
   createIndexArgs, decodeJobDocument, encodeLease, encodeProgress, idFilter, indexesOwnedBy, JOB_COLLECTION, JOB_INDEXES, type JobDocument,
   TERMINAL_EVENT_MARKER_KEYS, terminalEventMarker,
 } from '@fetcher/contracts';
@@ -10,6 +11,7 @@ import {
   type JobRecord,
   type JobStatus,
   type JobStore,
+  type LeaseRenewal,
   type TerminalGuard,
   type TerminalWrite,
   TerminalWriteRefused,
@@ -89,12 +91,15 @@ export class MongoJobStore implements JobStore {
     return doc ? toRecord(doc) : undefined;
   }
 
-  async renew(jobId: string, token: string, expiresAt: Date): Promise<boolean> {
-    const result = await this.#jobs.updateOne(
+  async renew(jobId: string, token: string, expiresAt: Date): Promise<LeaseRenewal> {
+    const doc = await this.#jobs.findOneAndUpdate(
       { _id: idFilter(jobId), status: 'processing', 'lease.token': token },
       { $set: { 'lease.expires_at': expiresAt } },
+      { returnDocument: 'after', projection: { _id: 1, status: 1, [CANCEL_REQUESTED_AT_FIELD]: 1 } },
     );
-    return result.matchedCount === 1;
+    if (!doc) return { held: false };
+    const { cancelRequestedAt } = decodeJobDocument(doc);
+    return cancelRequestedAt ? { held: true, cancelRequestedAt } : { held: true };
   }
 
   async writeProgress(jobId: string, token: string, progress: JobProgress): Promise<void> {
@@ -114,6 +119,7 @@ export class MongoJobStore implements JobStore {
     if (write.resultPath) set.result_path = write.resultPath;
     if (write.resultHmac) set.result_hmac = write.resultHmac;
     if (write.error !== undefined) set['metadata.error'] = write.error;
+    if (write.progress) set.progress = encodeProgress(write.progress);
     try {
       const result = await this.#jobs.updateOne({ _id: idFilter(jobId), ...guardFilter(guard) }, { $set: set, $unset: { lease: '' } });
       return result.matchedCount === 1;
@@ -130,7 +136,7 @@ export class MongoJobStore implements JobStore {
     await this.#withIndexes();
     const capped = limit <= 0 || limit > 50 ? 10 : limit;
     const docs = await this.#jobs
-      .find({ 'metadata.terminalEventPending': true, status: { $in: ['completed', 'failed'] } })
+      .find({ 'metadata.terminalEventPending': true, status: { $in: ['completed', 'failed', 'canceled'] } })
       .sort({ completed_at: 1, created_at: 1 })
       .limit(capped)
       .toArray();
@@ -186,5 +192,7 @@ function toRecord(doc: Document): JobRecord {
     ...(read.createdAt ? { createdAt: read.createdAt } : {}),
     ...(read.completedAt ? { completedAt: read.completedAt } : {}),
     ...(read.lease ? { lease: read.lease } : {}),
+    ...(read.progress?.updatedAt ? { progress: { tablesDone: read.progress.tablesDone, rowsSoFar: read.progress.rowsSoFar, updatedAt: read.progress.updatedAt } } : {}),
+    ...(read.cancelRequestedAt ? { cancelRequestedAt: read.cancelRequestedAt } : {}),
   };
 }

@@ -5,9 +5,10 @@ import {
   HeadBucketCommand,
   PutObjectCommand,
   S3Client,
+  S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import type { ReplayableBody, ResultStore } from '../../ports/result-store.port';
+import { type ReplayableBody, type ResultStore, ResultStoreRefused } from '../../ports/result-store.port';
 import { reopenBodyOnRetry } from './replayable-body';
 
 export interface S3Settings {
@@ -98,7 +99,12 @@ export class S3ResultStore implements ResultStore {
   }
 
   async abortMultipart(key: string, uploadId: string): Promise<void> {
-    await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }));
+    try {
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }));
+    } catch (error) {
+      // A 4xx (no such upload; or, on s3rver, no such operation) is final; 5xx and network errors are not.
+      throw error instanceof S3ServiceException && error.$fault === 'client' ? new ResultStoreRefused({ cause: error }) : error;
+    }
   }
 
   /** Readiness: the bucket exists and we may use it. */

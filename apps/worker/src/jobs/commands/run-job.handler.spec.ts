@@ -14,7 +14,8 @@ import { TerminalWriteRefused } from '../../ports/job-store.port';
 import { FakeClock } from '../../testing/fake-clock';
 import { InMemoryResultStore } from '../../testing/in-memory-result-store';
 import { RecordingEventPublisher } from '../../testing/recording-event-publisher';
-import { StaticConnectionResolver } from '../../testing/static-connection-resolver';
+import { MemoryConnectionResolver } from '../../adapters/embedded/connection-resolver.memory';
+import { storedConnection } from '../../testing/stored-connection';
 import { TestJobStore } from '../../testing/test-job-store';
 import { JobOutbox } from '../job-outbox';
 import { JobRequestedController } from '../job-requested.controller';
@@ -40,12 +41,18 @@ describe(RunJobHandler.name, () => {
     const template = new TemplateConnector(behavior);
     const factory = new MemoryConnectorFactory(template);
     const registry = new MemoryConnectorRegistry().register('memory', factory);
-    const resolver = new StaticConnectionResolver([
-      { descriptor: { configName: 'crm', type: 'memory', host: 'h', port: 1, databaseName: 'crm', userName: 'u' }, internal: false, secretValues: ['s3cret-pass'], productName: 'reporter' },
-      // Another product's connection: no job of `reporter` may read it.
-      { descriptor: { configName: 'billing', type: 'memory', host: 'h', port: 1, databaseName: 'billing', userName: 'u' }, internal: false, secretValues: [], productName: 'ledger' },
-      { descriptor: { configName: 'shared', type: 'memory', host: 'h', port: 1, databaseName: 'shared', userName: 'u' }, internal: true, secretValues: [] },
-    ]);
+    // The embedded resolver over the connections the Manager stored, and one operator-configured datasource.
+    const resolver = new MemoryConnectionResolver(
+      {
+        live: () => [
+          storedConnection(ring, 'crm', { type: 'memory', productName: 'reporter', password: 's3cret-pass' }),
+          // Another product's connection: no job of `reporter` may read it.
+          storedConnection(ring, 'billing', { type: 'memory', productName: 'ledger' }),
+        ],
+      },
+      ring,
+      [{ configName: 'shared', type: 'memory', host: 'h', port: 1, databaseName: 'shared', userName: 'u', metadata: {} }],
+    );
     const sleeps: number[] = [];
     // Every sleep of the handler advances the fake clock at once; a test may put another sleep in.
     const sleeper = {
@@ -240,7 +247,25 @@ describe(RunJobHandler.name, () => {
     const jobId = randomUUID();
     jobs.add(jobId, 'pending', { mappedFields: { crm: { users: ['id'] }, other: { t: ['a'] } } });
     await sut.execute(message(jobId));
-    expect(jobs.jobs.get(jobId)?.metadata.error).toBe('engine extraction: engine: [not_found] extraction references an unknown datasource connection');
+    expect(jobs.jobs.get(jobId)?.metadata.error).toBe('engine extraction: engine: [not_found] extraction references an unknown datasource connection: other');
+  });
+
+  it('fails a job on a missing table or field naming the datasource, table and field, and logs it at the default level without secrets', async () => {
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    try {
+      const { sut, jobs } = setup();
+      const jobId = randomUUID();
+      jobs.add(jobId, 'pending', { mappedFields: { crm: { users: ['id', 'colour'], orders: ['id'] } } });
+      await sut.execute(message(jobId));
+      const text =
+        'engine extraction: engine: [validation] extraction request failed schema validation: ' +
+        'table not found in datasource schema: crm.orders; field not found in table schema: crm.users.colour';
+      expect(jobs.jobs.get(jobId)?.metadata.error).toBe(text);
+      expect(warn).toHaveBeenCalledWith(`job ${jobId} failed: ${text}`);
+      expect(JSON.stringify(warn.mock.calls)).not.toContain('s3cret-pass');
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('fails a job whose names resolve to nothing, and acks', async () => {

@@ -1,4 +1,4 @@
-import type { ResultStore } from '../../ports/result-store.port';
+import { type ResultStore, ResultStoreRefused } from '../../ports/result-store.port';
 import { type Sleep, withRetries } from './retry';
 import type { SpoolFile } from './spool-file';
 
@@ -101,7 +101,10 @@ export class ResultUploader {
     this.#uploadId = undefined;
     if (uploadId === undefined) return;
     try {
-      await this.#retry(() => this.#store.abortMultipart(this.#key, uploadId));
+      // A refusal is final: retrying it would only delay a cancel by the whole backoff.
+      await this.#retry(() => this.#store.abortMultipart(this.#key, uploadId).catch((error: unknown) => {
+        if (!(error instanceof ResultStoreRefused)) throw error;
+      }));
     } catch {
       // The bucket's lifecycle rule for incomplete uploads is the last resort; no part is visible meanwhile.
     }

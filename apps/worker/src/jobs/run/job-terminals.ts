@@ -30,9 +30,11 @@ export class JobTerminals {
   }
 
   /** Fails a job nobody started; `undefined` when it started meanwhile (its own delivery runs it). */
-  failPending(jobId: string, text: string, metadata: Metadata): Promise<WrittenTerminal | undefined> {
+  async failPending(jobId: string, text: string, metadata: Metadata): Promise<WrittenTerminal | undefined> {
     const write: TerminalWrite = { status: 'failed', completedAt: this.clock.now(), error: text, eventPayload: failedPayload(jobId, metadata, text) };
-    return writeTerminalOrBare(this.jobs, jobId, { kind: 'pending' }, write, metadata);
+    const written = await writeTerminalOrBare(this.jobs, jobId, { kind: 'pending' }, write, metadata);
+    if (written) this.#logFailure(jobId, text);
+    return written;
   }
 
   /** Fails the job a run held the lease of, with the text and outcome its error maps to. */
@@ -46,7 +48,17 @@ export class JobTerminals {
       return refused('terminal_write'); // the database is out of reach: the reaper fails the job once its lease has expired
     }
     if (!written) return HANDLED;
+    this.#logFailure(jobId, text);
     return this.announce(jobId, written, requestId, outcome);
+  }
+
+  /**
+   * One line at the default level per failed job, with the text stored in the job: it names the
+   * datasource, table and field of a schema failure, and it is the sanitised text (addresses, URLs
+   * and the job's secrets removed), so the log holds nothing the job record does not.
+   */
+  #logFailure(jobId: string, text: string): void {
+    this.log.warn(`job ${jobId} failed: ${text}`);
   }
 
   /** Counts and announces a terminal write; a bare one (the real outcome was refused) refuses its delivery. */

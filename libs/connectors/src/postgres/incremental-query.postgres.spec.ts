@@ -1,0 +1,33 @@
+import type { IncrementalQuery } from '@fetcher/engine';
+import type { DiscoveredColumn, IncrementalTablePlan } from '../sql/discovered-schema';
+import { keysetClause } from './incremental-query.postgres';
+
+const col = (name: string, kind: DiscoveredColumn['kind']): DiscoveredColumn => ({ name, catalogName: name, kind, nativeType: kind });
+const plan = (query: Partial<IncrementalQuery>): IncrementalTablePlan => ({
+  query: { cursorField: 'Updated At', cursorKind: 'datetime', tieBreaker: 'id', tieBreakerKind: 'integer', ...query },
+  cursor: col('Updated At', query.cursorKind ?? 'datetime'),
+  tieBreaker: col('id', 'integer'),
+});
+
+describe(keysetClause.name, () => {
+  it('orders by (cursor, tie-breaker) and has no bound without after', () => {
+    expect(keysetClause(plan({}), 1, 'crm.t')).toEqual({ where: '', params: [], tail: ' ORDER BY "Updated At" NULLS LAST, "id"' });
+  });
+
+  it('binds a row comparison after the filter parameters, with the limit', () => {
+    expect(keysetClause(plan({ after: { value: '2026-01-01T00:00:00.5Z', key: 12n }, limit: 500 }), 3, 'crm.t')).toEqual({
+      where: '("Updated At", "id") > ($3, $4)',
+      params: ['2026-01-01T00:00:00.5Z', '12'],
+      tail: ' ORDER BY "Updated At" NULLS LAST, "id" LIMIT 500',
+    });
+  });
+
+  it('compares text under COLLATE "C" and reads the rest of the NULLs first with nulls "first"', () => {
+    const text = plan({ cursorField: 'name', cursorKind: 'string', nulls: 'first', after: { value: null, key: 7n } });
+    expect(keysetClause({ ...text, cursor: col('name', 'string') }, 1, 'crm.t')).toEqual({
+      where: '(("name" COLLATE "C" IS NULL AND "id" > $1) OR "name" COLLATE "C" IS NOT NULL)',
+      params: ['7'],
+      tail: ' ORDER BY "name" COLLATE "C" NULLS FIRST, "id"',
+    });
+  });
+});

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
-import { loadDotEnvIfLocal, redactUrls, runGracefully, startTelemetry } from '@fetcher/platform';
+import { listenNamingVariable, loadDotEnvIfLocal, redactUrls, runGracefully, startTelemetry } from '@fetcher/platform';
 import { logPluginAuthConnectivity } from './auth/plugin-auth.health';
 import { loadManagerConfig } from './config/manager.config';
 import { createManagerApp } from './http/http-app';
@@ -19,7 +19,7 @@ async function main(): Promise<void> {
   void logPluginAuthConnectivity(config.pluginAuth, logger);
   // The drain ends with app.close(), whose shutdown hook flushes the last spans.
   runGracefully(app, { drainDelaySec: config.drainDelaySec, logger });
-  await app.listen({ port: config.http.port, host: config.http.host ?? '0.0.0.0' });
+  await listenNamingVariable('SERVER_ADDRESS', config.http, () => app.listen({ port: config.http.port, host: config.http.host ?? '0.0.0.0' }));
   logger.log(`listening on ${config.http.host ?? '0.0.0.0'}:${config.http.port}`);
 }
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { MetricsRegistry } from '@fetcher/platform';
+import { listenNamingVariable, MetricsRegistry } from '@fetcher/platform';
 import { createManagerApp, loadManagerConfig } from '@fetcher/manager';
 import { loadWorkerConfig } from '@fetcher/worker';
 import { DATA_LAYOUT, openBackends, type Backends } from './backends';
@@ -80,7 +80,7 @@ async function startOnLockedDataDir(config: StandaloneConfig, options: Standalon
     cleanups.splice(1, 0, () => worker.close());
     const demo: DemoDatabaseAddress | undefined = await demoStarting;
     if (demo) await registerDemoConnection(backends.connections, managerConfig.keyRing, demo, new Date());
-    await manager.listen({ port: config.http.port, host: config.http.host });
+    await listenNamingVariable('SERVER_ADDRESS', config.http, () => manager.listen({ port: config.http.port, host: config.http.host }));
     const address = manager.getHttpServer().address();
     const port = typeof address === 'object' && address ? address.port : config.http.port;
     const host = config.http.host.includes(':') ? `[${config.http.host}]` : config.http.host;

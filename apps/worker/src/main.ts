@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger as PinoLogger } from 'nestjs-pino';
-import { loadDotEnvIfLocal, redactUrls, runGracefully, startTelemetry } from '@fetcher/platform';
+import { listenNamingVariable, loadDotEnvIfLocal, redactUrls, runGracefully, startTelemetry } from '@fetcher/platform';
 import { JobQueueTransport } from './adapters/amqp/job-queue.transport';
 import { loadWorkerConfig } from './config/worker.config';
 import { prepareSpoolDir } from './jobs/result/spool-dir';
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   // Command handlers are registered at bootstrap; consuming before that would dead-letter deliveries.
   await app.init();
   await app.startAllMicroservices();
-  await app.listen(config.health.port, '0.0.0.0');
+  await listenNamingVariable('HEALTH_PORT', { host: '0.0.0.0', port: config.health.port }, () => app.listen(config.health.port, '0.0.0.0'));
   // SIGTERM/SIGINT: /readyz goes 503, then the consumer stops and in-flight jobs finish, then
   // connections close (app.close() also flushes the last spans). The health server stays up
   // meanwhile, so probes see the drain.

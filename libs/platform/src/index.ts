@@ -3,7 +3,7 @@
 // Configuration
 export { ConfigError } from './config/config-error';
 export { envReader } from './config/env-reader';
-export { parseListenAddress } from './config/listen-address';
+export { listenNamingVariable, parseListenAddress } from './config/listen-address';
 export { loadDotEnvIfLocal, type DotEnvOptions } from './config/dot-env';
 export {
   isLoopbackHost, isNonProductionEnv, mongoUriFromEnv, mongoUsesTls, pairCheck, saasTlsProblems, urlUsesTls,

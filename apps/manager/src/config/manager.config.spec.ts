@@ -29,6 +29,10 @@ describe(loadManagerConfig.name, () => {
     expect(sut.serviceVersion).toBe('3.0.1');
   });
 
+  it('accepts a bare port as SERVER_ADDRESS (":41908")', () => {
+    expect(loadManagerConfig({ ...required(), SERVER_ADDRESS: '41908' }).http).toEqual({ port: 41908 });
+  });
+
   it('applies the documented defaults and treats blank values as unset', () => {
     const sut = loadManagerConfig({ ...required(), SERVER_ADDRESS: '  ', REDIS_HOST: '' });
     expect(sut.http).toEqual({ port: 4006 });

@@ -118,7 +118,7 @@ const checks = (embeddedStore: boolean): readonly EnvCheck[] => [
     // A missing APP_ENC_KEY is already reported by the schema.
     return ring.ok || env.APP_ENC_KEY === undefined ? [] : ring.problems.map(asProblem);
   },
-  (env) => (parseListenAddress(env.SERVER_ADDRESS ?? ':4006') ? [] : [{ variable: 'SERVER_ADDRESS', message: 'must be [host]:port with a port from 1 to 65535' }]),
+  (env) => (parseListenAddress(env.SERVER_ADDRESS ?? ':4006') ? [] : [{ variable: 'SERVER_ADDRESS', message: 'must be [host]:port or a bare port, from 1 to 65535' }]),
   (env) =>
     saasTlsProblems(env.DEPLOYMENT_MODE, [
       mongoTlsRequirement(env, !embeddedStore),

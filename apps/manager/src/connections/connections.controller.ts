@@ -46,10 +46,10 @@ function listQueries(): MethodDecorator {
  */
 @ApiTags('connections')
 @ApiBearerAuth('bearer')
-@ApiResponse({ status: 400, description: 'Validation error (E1)', type: ErrorBody })
+@ApiResponse({ status: 400, description: 'Validation error; a parse failure (FET-0001) adds reason and field', type: ErrorBody })
 @ApiResponse({ status: 401, description: 'Missing or unreadable token (plain text), when authorization is on' })
 @ApiResponse({ status: 403, description: 'Not authorized (plain text), when authorization is on' })
-@ApiResponse({ status: 500, description: 'Internal error (E8)', type: ErrorBody })
+@ApiResponse({ status: 500, description: 'Internal error', type: ErrorBody })
 @Controller('v1/management/connections')
 export class ConnectionsController {
   constructor(
@@ -66,7 +66,7 @@ export class ConnectionsController {
   @ApiBody({ type: CreateConnectionRequest })
   @ApiResponse({ status: 201, type: ConnectionResponse })
   @ApiResponse({ status: 409, description: 'Config name in use (FET-1002)', type: ErrorBody })
-  @ApiResponse({ status: 400, description: 'Field problems (E2), parse failures and forbidden hosts (E1)', type: FieldErrorBody })
+  @ApiResponse({ status: 400, description: 'Field problems (with fields), parse failures (with reason and field) and forbidden hosts', type: FieldErrorBody })
   async create(@Req() request: FastifyRequest, @Headers('x-product-name') product: unknown, @Body() body: unknown): Promise<ConnectionResponse> {
     const productName = requireProductName(product);
     const input = readCreateConnection(parseJsonObject(body));
@@ -95,7 +95,7 @@ export class ConnectionsController {
   @ApiOperation({ operationId: 'validateSchema', summary: 'Check that datasources, tables and fields exist' })
   @ApiBody({ type: ValidateSchemaRequest })
   @ApiResponse({ status: 200, type: ValidateSchemaResponse })
-  @ApiResponse({ status: 422, description: 'Problems found (E7)', type: SchemaValidationErrorBody })
+  @ApiResponse({ status: 422, description: 'Problems found', type: SchemaValidationErrorBody })
   validateSchema(@Req() request: FastifyRequest, @Body() body: unknown): Promise<ValidateSchemaResult> {
     const mapped = readValidateSchema(parseJsonObject(body));
     return this.queries.execute(new ValidateSchemaQuery(this.tenant(request), mapped));
@@ -155,7 +155,11 @@ export class ConnectionsController {
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiResponse({ status: 200, type: TestConnectionResponse })
   @ApiResponse({ status: 429, description: 'Rate limited (numeric code, Retry-After header)', type: NumericErrorBody })
-  @ApiResponse({ status: 500, description: 'Database Connection Error (numeric code), with `reason` when the class of failure is known', type: NumericErrorBody })
+  @ApiResponse({
+    status: 500,
+    description: 'Database Connection Error (numeric code), with `reason` when the class of failure is known; any other failure answers the internal error body',
+    type: NumericErrorBody,
+  })
   test(@Req() request: FastifyRequest, @Param('id') id: string): Promise<TestConnectionResult> {
     return this.commands.execute(new TestConnectionCommand(this.tenant(request), requireIdParam(id, 'connection')));
   }

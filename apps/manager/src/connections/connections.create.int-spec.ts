@@ -76,21 +76,22 @@ describe('create, list and get connections over HTTP', () => {
     });
 
     it.each([
-      ['malformed JSON', '{"configName":', 'application/json'],
-      ['a zero-length body', '', 'application/json'],
-      ['no content type', '{}', undefined],
-      ['another content type', '{}', 'text/plain'],
-      ['an array', '[]', 'application/json'],
-      ['a JSON string', '"x"', 'application/json'],
-      ['null', 'null', 'application/json'],
-      ['a string port', JSON.stringify(aPostgresConnection({ port: '5432' })), 'application/json'],
-      ['a fractional port', JSON.stringify(aPostgresConnection({ port: 5432.5 })), 'application/json'],
-      ['metadata as an array', JSON.stringify(aPostgresConnection({ metadata: [] })), 'application/json'],
-      ['ssl as a string', JSON.stringify(aPostgresConnection({ ssl: 'on' })), 'application/json'],
-    ])('refuses %s with 400/FET-0001 "unable to parse request body"', async (_name, payload, type) => {
+      ['malformed JSON', '{"configName":', 'application/json', { reason: 'malformed_json' }],
+      ['a zero-length body', '', 'application/json', { reason: 'malformed_json' }],
+      ['no content type', '{}', undefined, { reason: 'content_type' }],
+      ['another content type', '{}', 'text/plain', { reason: 'content_type' }],
+      ['an array', '[]', 'application/json', { reason: 'not_an_object' }],
+      ['a JSON string', '"x"', 'application/json', { reason: 'not_an_object' }],
+      ['null', 'null', 'application/json', { reason: 'not_an_object' }],
+      ['a string port', JSON.stringify(aPostgresConnection({ port: '5432' })), 'application/json', { reason: 'wrong_type', field: 'port' }],
+      ['a fractional port', JSON.stringify(aPostgresConnection({ port: 5432.5 })), 'application/json', { reason: 'wrong_type', field: 'port' }],
+      ['metadata as an array', JSON.stringify(aPostgresConnection({ metadata: [] })), 'application/json', { reason: 'wrong_type', field: 'metadata' }],
+      ['ssl as a string', JSON.stringify(aPostgresConnection({ ssl: 'on' })), 'application/json', { reason: 'wrong_type', field: 'ssl' }],
+      ['a number as ssl.mode', JSON.stringify(aPostgresConnection({ ssl: { mode: 1, ca: 'x' } })), 'application/json', { reason: 'wrong_type', field: 'ssl.mode' }],
+    ])('refuses %s with 400/FET-0001 "unable to parse request body" and says which (%j)', async (_name, payload, type, which) => {
       const res = await sut.request('POST', BASE, { headers: { 'x-product-name': 'p', ...(type ? { 'content-type': type } : {}) }, body: payload });
       expect(res.status).toBe(400);
-      expect(res.json()).toEqual({ code: 'FET-0001', title: 'Bad Request', message: 'unable to parse request body' });
+      expect(res.json()).toEqual({ code: 'FET-0001', title: 'Bad Request', message: 'unable to parse request body', ...which });
     });
 
     it('accepts a charset parameter on the content type', async () => {

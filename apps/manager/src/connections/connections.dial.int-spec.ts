@@ -195,8 +195,8 @@ describe('test, schema and validate-schema against real datasources', () => {
     const tooMany = (n: number, make: (i: number) => [string, unknown]) => Object.fromEntries(Array.from({ length: n }, (_, i) => make(i)));
     it.each([
       [{}, 400, { code: 'FET-0402', title: 'Missing Fields in Request', message: 'Some required fields are missing. Please check the listed fields and try again.', fields: { mappedFields: 'mappedFields is a required field' } }],
-      [{ mappedFields: 'x' }, 400, { code: 'FET-0001', title: 'Bad Request', message: 'unable to parse request body' }],
-      [{ mappedFields: { a: { t: 'x' } } }, 400, { code: 'FET-0001', title: 'Bad Request', message: 'unable to parse request body' }],
+      [{ mappedFields: 'x' }, 400, { code: 'FET-0001', title: 'Bad Request', message: 'unable to parse request body', reason: 'wrong_type', field: 'mappedFields' }],
+      [{ mappedFields: { a: { t: 'x' } } }, 400, { code: 'FET-0001', title: 'Bad Request', message: 'unable to parse request body', reason: 'wrong_type', field: 'mappedFields.a.t' }],
       [{ mappedFields: {} }, 400, { code: 'FET-0401', title: 'Invalid Data Request', message: 'mappedFields cannot be empty' }],
       [{ mappedFields: tooMany(11, (i) => [`ds${i}`, {}]) }, 400, { code: 'FET-1061', title: 'Validation Limit Exceeded', message: 'maximum 10 datasources allowed per validation request' }],
       [{ mappedFields: { ' ': {} } }, 400, { code: 'FET-0401', title: 'Invalid Data Request', message: 'config name cannot be empty or whitespace-only' }],

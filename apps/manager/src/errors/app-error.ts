@@ -19,8 +19,10 @@ export interface AppErrorDetails {
   /** Response headers the contract adds (Retry-After). */
   readonly headers?: Readonly<Record<string, string>>;
   readonly dialect?: ErrorDialect;
-  /** The class of a failed dial (authentication, refused, ...): the engine's closed set, never driver text. */
+  /** The class of a failed dial (authentication, refused, ...) or of a parse failure: closed sets, never driver text. */
   readonly reason?: string;
+  /** The body field a parse failure is about (`port`, `ssl.mode`). */
+  readonly field?: string;
 }
 
 /**
@@ -37,6 +39,7 @@ export class AppError extends Error {
   readonly errors?: readonly Readonly<Record<string, string>>[];
   readonly headers?: Readonly<Record<string, string>>;
   readonly reason?: string;
+  readonly field?: string;
 
   constructor(category: AppErrorCategory, code: string, title: string, message: string, details: AppErrorDetails = {}) {
     super(message);
@@ -50,5 +53,6 @@ export class AppError extends Error {
     if (details.errors) this.errors = details.errors;
     if (details.headers) this.headers = details.headers;
     if (details.reason) this.reason = details.reason;
+    if (details.field) this.field = details.field;
   }
 }

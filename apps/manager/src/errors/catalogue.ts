@@ -22,9 +22,20 @@ export const Texts = Object.freeze({
 
 export type EntityKind = 'connection' | 'job';
 
+/**
+ * Which parse failure it was (the additional `reason` field of a FET-0001 "unable to parse request
+ * body"; code, title and message stay the contract's): `content_type` missing or not JSON,
+ * `malformed_json` no JSON at all, `not_an_object` JSON but not an object, `out_of_bounds` a number
+ * beyond the double range or nesting beyond the bound, `wrong_type` a known field of the wrong JSON
+ * type (named in `field`).
+ */
+export const PARSE_REASONS = Object.freeze(['content_type', 'malformed_json', 'not_an_object', 'out_of_bounds', 'wrong_type'] as const);
+export type ParseReason = (typeof PARSE_REASONS)[number];
+
 export const Errors = {
   // 0xxx: generic
-  parseFailed: () => new AppError('validation', 'FET-0001', 'Bad Request', Texts.parse),
+  parseFailed: (reason?: ParseReason, field?: string) =>
+    new AppError('validation', 'FET-0001', 'Bad Request', Texts.parse, { ...(reason ? { reason } : {}), ...(field ? { field } : {}) }),
   emptyBody: () => new AppError('validation', 'FET-0001', 'Invalid payload', Texts.emptyBody),
   internal: () => new AppError('internal', 'FET-0002', 'Internal Server Error', Texts.internal),
   serviceUnavailable: () => new AppError('unavailable', 'FET-0003', 'Service Unavailable', Texts.unavailable),

@@ -1,5 +1,6 @@
 import { CONNECT_REASONS } from '@fetcher/engine';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PARSE_REASONS } from '../errors/catalogue';
 
 /** E1 (and E8): a string FET code. */
 export class ErrorBody {
@@ -9,6 +10,13 @@ export class ErrorBody {
   title!: string;
   @ApiProperty()
   message!: string;
+  @ApiPropertyOptional({
+    enum: [...PARSE_REASONS],
+    description: 'FET-0001 "unable to parse request body" only: which parse failure it was',
+  })
+  reason?: string;
+  @ApiPropertyOptional({ example: 'port', description: 'With reason wrong_type: the body field of the wrong JSON type' })
+  field?: string;
 }
 
 /** E2: field-level validation. */

@@ -14,6 +14,7 @@ describe(ErrorFilter.name, () => {
 
   it.each([
     [Errors.parseFailed(), 400, { code: 'FET-0001', title: 'Bad Request', message: 'unable to parse request body' }],
+    [Errors.parseFailed('wrong_type', 'port'), 400, { code: 'FET-0001', title: 'Bad Request', message: 'unable to parse request body', reason: 'wrong_type', field: 'port' }],
     [Errors.entityNotFound('job'), 404, { code: 'FET-1001', title: 'Entity Not Found', message: expect.stringContaining('job entity') }],
     [Errors.connectionConflict(), 409, expect.objectContaining({ code: 'FET-1002' })],
     [Errors.jobInProgress('delete'), 409, { code: 'FET-1021', title: 'Job In Progress', message: 'cannot delete connection with active jobs' }],
@@ -24,6 +25,12 @@ describe(ErrorFilter.name, () => {
     [Errors.internal(), 500, E8],
     [Errors.rateLimited(4), 429, { code: 429, title: 'Rate Limit Exceeded', message: 'Connection test limit reached. Try again in 4 seconds.' }],
     [Errors.databaseConnectionError(), 500, expect.objectContaining({ code: 500, title: 'Database Connection Error' })],
+    [Errors.databaseConnectionError('tls'), 500, {
+      code: 500,
+      title: 'Database Connection Error',
+      message: 'The adapter failed to connect to the target data source. Check credentials and network access.',
+      reason: 'tls',
+    }],
     [Errors.schemaRetrievalError(), 500, { code: 500, title: 'Schema Retrieval Error', message: 'Failed to retrieve database schema information.' }],
     [Errors.schemaValidationFailed([{ type: 'DATA_SOURCE_NOT_FOUND', dataSourceId: 'x' }]), 422, {
       title: 'Schema validation failed',

@@ -40,7 +40,7 @@ export class ErrorFilter implements ExceptionFilter {
     if (status === 413) return frameworkError(413, 'Request Entity Too Large');
     if (status === 400 || status === 415) {
       // The framework refused the body (framing, encoding, media type): the contract calls that a parse failure.
-      return renderAppError(new AppError('validation', 'FET-0001', 'Bad Request', Texts.parse));
+      return renderAppError(new AppError('validation', 'FET-0001', 'Bad Request', Texts.parse, status === 415 ? { reason: 'content_type' } : {}));
     }
     if (error instanceof HttpException) return frameworkError(error.getStatus(), error.message);
     try {
@@ -72,7 +72,8 @@ function renderAppError(error: AppError): RenderedError {
     return { status, headers, body };
   }
   if (error.code === 'FET-0002') return { status, headers, body: { ...INTERNAL_ERROR_BODY } };
-  return { status, headers, body: { code: error.code, title: error.title, message: error.message } };
+  const extra = { ...(error.reason ? { reason: error.reason } : {}), ...(error.field ? { field: error.field } : {}) };
+  return { status, headers, body: { code: error.code, title: error.title, message: error.message, ...extra } };
 }
 
 function internalError(): RenderedError {

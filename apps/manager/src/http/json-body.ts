@@ -16,20 +16,21 @@ export class RawBody {
 const JSON_TYPE = /^application\/json\s*(;.*)?$/i;
 
 /**
- * The parse stage: a JSON object or 400/FET-0001 "unable to parse request body". A body with a
+ * The parse stage: a JSON object or 400/FET-0001 "unable to parse request body" with the parse
+ * reason (content type, malformed JSON, not an object, out of bounds). A body with a
  * number beyond the double range or nested deeper than MAX_JSON_DEPTH does not parse either.
  */
 export function parseJsonObject(body: unknown): Record<string, unknown> {
-  if (!(body instanceof RawBody)) throw Errors.parseFailed();
-  if (body.contentType === undefined || !JSON_TYPE.test(body.contentType.trim())) throw Errors.parseFailed();
-  if (body.bytes.length === 0) throw Errors.parseFailed();
+  if (!(body instanceof RawBody)) throw Errors.parseFailed('malformed_json');
+  if (body.contentType === undefined || !JSON_TYPE.test(body.contentType.trim())) throw Errors.parseFailed('content_type');
+  if (body.bytes.length === 0) throw Errors.parseFailed('malformed_json');
   let parsed: unknown;
   try {
     parsed = JSON.parse(body.bytes.toString('utf8'));
   } catch {
-    throw Errors.parseFailed();
+    throw Errors.parseFailed('malformed_json');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw Errors.parseFailed();
-  if (!withinJsonBounds(parsed)) throw Errors.parseFailed();
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw Errors.parseFailed('not_an_object');
+  if (!withinJsonBounds(parsed)) throw Errors.parseFailed('out_of_bounds');
   return parsed as Record<string, unknown>;
 }

@@ -35,6 +35,11 @@ describe('the committed OpenAPI document', () => {
     expect(readFileSync(COMMITTED, 'utf8')).toBe(generated);
   });
 
+  it('carries none of the internal body labels (E1 ... E8) in its texts', () => {
+    const text = JSON.stringify(buildOpenApiDocument(app, config()));
+    expect(text.match(/\bE[1-9]\b/g) ?? []).toEqual([]);
+  });
+
   it('documents every /v1 route the app serves, the job-status route included', () => {
     const served = servedRoutes(app.getHttpAdapter().getInstance().printRoutes({ commonPrefix: false })).filter((route) => route.path.startsWith('/v1/'));
     expect(served).toContainEqual({ method: 'get', path: '/v1/fetcher/{id}' });

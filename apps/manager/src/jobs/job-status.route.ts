@@ -64,7 +64,7 @@ export const JOB_STATUS_PATH_ITEM: OpenAPIObject['paths'][string] = {
       '401': { description: 'Missing or unreadable token (plain text), when authorization is on' },
       '403': { description: 'Not authorized (plain text), when authorization is on' },
       '404': errorBody('Not found (FET-1001)'),
-      '500': errorBody('Internal error (E8)'),
+      '500': errorBody('Internal error'),
     },
   },
 };

@@ -24,10 +24,10 @@ import { ListJobsQuery } from './queries/list-jobs.query';
 @ApiTags('jobs')
 @ApiExtraModels(ErrorBody, FieldErrorBody, InvalidFilterErrorBody)
 @ApiBearerAuth('bearer')
-@ApiResponse({ status: 400, description: 'Validation error (E1)', type: ErrorBody })
+@ApiResponse({ status: 400, description: 'Validation error', type: ErrorBody })
 @ApiResponse({ status: 401, description: 'Missing or unreadable token (plain text), when authorization is on' })
 @ApiResponse({ status: 403, description: 'Not authorized (plain text), when authorization is on' })
-@ApiResponse({ status: 500, description: 'Internal error (E8), including a job that could not be dispatched', type: ErrorBody })
+@ApiResponse({ status: 500, description: 'Internal error, including a job that could not be dispatched', type: ErrorBody })
 @Controller('v1/fetcher')
 export class JobsController {
   constructor(

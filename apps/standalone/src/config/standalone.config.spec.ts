@@ -17,7 +17,7 @@ describe(loadStandaloneConfig.name, () => {
       return undefined;
     })();
     expect(error).toBeInstanceOf(ConfigError);
-    expect((error as ConfigError).problems).toEqual(['SERVER_ADDRESS: must be [host]:port with a port from 1 to 65535', 'FETCHER_DEMO: must be true, false, 1, 0, t or f']);
+    expect((error as ConfigError).problems).toEqual(['SERVER_ADDRESS: must be [host]:port or a bare port, from 1 to 65535', 'FETCHER_DEMO: must be true, false, 1, 0, t or f']);
   });
 
   it('derives app environments that keep user settings and allow loopback datasources', () => {

@@ -24,7 +24,7 @@ export function loadStandaloneConfig(env: Readonly<Record<string, string | undef
   const problems: string[] = [];
 
   const address = parseListenAddress(read('SERVER_ADDRESS') ?? ':4006');
-  if (!address) problems.push('SERVER_ADDRESS: must be [host]:port with a port from 1 to 65535');
+  if (!address) problems.push('SERVER_ADDRESS: must be [host]:port or a bare port, from 1 to 65535');
   const demoText = read('FETCHER_DEMO')?.toLowerCase();
   const demo = demoText === undefined ? true : BOOLEAN[demoText];
   if (demo === undefined) problems.push('FETCHER_DEMO: must be true, false, 1, 0, t or f');

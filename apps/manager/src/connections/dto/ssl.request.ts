@@ -26,10 +26,10 @@ export function readSsl(body: Record<string, unknown>): SslInput | undefined {
   const raw = optionalObject(body, 'ssl');
   if (!raw) return undefined;
   const ssl = {
-    mode: optionalString(raw, 'mode') ?? '',
-    ca: optionalString(raw, 'ca') ?? '',
-    cert: optionalString(raw, 'cert') ?? '',
-    key: optionalString(raw, 'key') ?? '',
+    mode: optionalString(raw, 'mode', 'ssl.mode') ?? '',
+    ca: optionalString(raw, 'ca', 'ssl.ca') ?? '',
+    cert: optionalString(raw, 'cert', 'ssl.cert') ?? '',
+    key: optionalString(raw, 'key', 'ssl.key') ?? '',
   };
   if (ssl.mode === '' && ssl.ca === '' && ssl.cert === '' && ssl.key === '') return undefined;
   return ssl;
@@ -42,7 +42,7 @@ export function readSsl(body: Record<string, unknown>): SslInput | undefined {
 export function readMetadata(body: Record<string, unknown>): Record<string, unknown> | undefined {
   const value = body.metadata;
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) throw Errors.parseFailed();
+  if (typeof value !== 'object' || Array.isArray(value)) throw Errors.parseFailed('wrong_type', 'metadata');
   if (hasNulKey(value)) throw Errors.fieldProblems([{ field: 'metadata', message: 'metadata keys must not contain NUL characters', required: false }]);
   return value as Record<string, unknown>;
 }

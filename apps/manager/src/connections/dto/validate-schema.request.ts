@@ -26,16 +26,16 @@ export function readValidateSchema(body: Record<string, unknown>): MappedFieldsI
   const raw = body.mappedFields;
   if (raw === undefined || raw === null) throw Errors.fieldProblems([Shape.required('mappedFields')]);
   const mapped = new Map<string, Map<string, string[]>>();
-  if (typeof raw !== 'object' || Array.isArray(raw)) throw Errors.parseFailed();
+  if (typeof raw !== 'object' || Array.isArray(raw)) throw Errors.parseFailed('wrong_type', 'mappedFields');
   for (const [ds, tables] of Object.entries(raw as Record<string, unknown>)) {
-    if (tables === null || typeof tables !== 'object' || Array.isArray(tables)) throw Errors.parseFailed();
+    if (tables === null || typeof tables !== 'object' || Array.isArray(tables)) throw Errors.parseFailed('wrong_type', `mappedFields.${ds}`);
     const byTable = new Map<string, string[]>();
     for (const [table, fields] of Object.entries(tables as Record<string, unknown>)) {
       if (fields === null) {
         byTable.set(table, []);
         continue;
       }
-      if (!Array.isArray(fields) || fields.some((f) => typeof f !== 'string')) throw Errors.parseFailed();
+      if (!Array.isArray(fields) || fields.some((f) => typeof f !== 'string')) throw Errors.parseFailed('wrong_type', `mappedFields.${ds}.${table}`);
       byTable.set(table, fields as string[]);
     }
     mapped.set(ds, byTable);

@@ -42,7 +42,7 @@ function embeddedProbes(backends: Backends): Provider {
 }
 
 /** The Manager's ports on the embedded backends, in place of MongoDB and RabbitMQ. */
-export function managerInfrastructure(backends: Backends, config: ManagerConfig): ManagerInfrastructure {
+export function managerInfrastructure(backends: Backends, config: ManagerConfig, control = new InProcessJobControlPublisher()): ManagerInfrastructure {
   return {
     imports: [],
     providers: [
@@ -54,8 +54,9 @@ export function managerInfrastructure(backends: Backends, config: ManagerConfig)
         inject: [MANAGER_CLOCK],
         useFactory: (clock: Clock) => new InProcessJobPublisher(backends.queue, config.amqp.workQueue, config.keyRing.current().internalHmac, clock),
       },
-      // The embedded Worker shares the job table, so its lease renewal sees a cancel request without a message.
-      { provide: JOB_CONTROL_PUBLISHER, useValue: new InProcessJobControlPublisher() },
+      // standalone.ts hands each cancel to the embedded Worker at once; its lease renewal would see the
+      // request too (the job table is shared), but only within a third of the lease TTL.
+      { provide: JOB_CONTROL_PUBLISHER, useValue: control },
       // Binding JOB_PUBLISHER leaves the RabbitMQ publisher and its readiness check unbuilt.
       embeddedProbes(backends),
     ],

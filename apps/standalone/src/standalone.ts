@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Logger } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { listenNamingVariable, MetricsRegistry } from '@fetcher/platform';
-import { createManagerApp, loadManagerConfig } from '@fetcher/manager';
+import { createManagerApp, InProcessJobControlPublisher, loadManagerConfig } from '@fetcher/manager';
 import { loadWorkerConfig } from '@fetcher/worker';
 import { DATA_LAYOUT, openBackends, type Backends } from './backends';
 import { appEnvironments, EMBEDDED_MANAGER, EMBEDDED_WORKER } from './config/app-env';
@@ -67,8 +67,9 @@ async function startOnLockedDataDir(config: StandaloneConfig, options: Standalon
   if (demoDatabase) cleanups.unshift(() => demoDatabase.stop());
   demoStarting?.catch(() => undefined); // awaited below; this only keeps an early failure from being unhandled
   try {
+    const control = new InProcessJobControlPublisher();
     const manager: NestFastifyApplication = await createManagerApp(managerConfig, {
-      infrastructure: managerInfrastructure(backends, managerConfig),
+      infrastructure: managerInfrastructure(backends, managerConfig, control),
       ...(options.logger === false ? { logger: false as const } : {}),
     });
     cleanups.unshift(() => manager.close());
@@ -78,6 +79,8 @@ async function startOnLockedDataDir(config: StandaloneConfig, options: Standalon
     const worker = await startEmbeddedWorker(backends, workerConfig, { ...options, metricsRegistry: manager.get(MetricsRegistry) });
     // Closed right after the Manager, which stops taking requests first; the demo database goes last.
     cleanups.splice(1, 0, () => worker.close());
+    // The in-process control channel: a cancel of a processing job reaches its run without waiting for a lease renewal.
+    control.onCancel((jobId, requestedAt) => worker.cancels.request(jobId, requestedAt));
     const demo: DemoDatabaseAddress | undefined = await demoStarting;
     if (demo) await registerDemoConnection(backends.connections, managerConfig.keyRing, demo, new Date());
     await listenNamingVariable('SERVER_ADDRESS', config.http, () => manager.listen({ port: config.http.port, host: config.http.host }));

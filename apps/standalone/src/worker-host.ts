@@ -1,12 +1,14 @@
 import type { INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { MetricsRegistry } from '@fetcher/platform';
-import { prepareSpoolDir, type WorkerConfig, WorkerModule } from '@fetcher/worker';
+import { JobCancelRegistry, prepareSpoolDir, type WorkerConfig, WorkerModule } from '@fetcher/worker';
 import { InProcessJobQueueTransport } from './adapters/in-process/job-queue.in-process';
 import type { Backends } from './backends';
 import { workerInfrastructure } from './standalone.infrastructure';
 
 export interface EmbeddedWorker {
+  /** Where cancel requests go: the run of the job, if this Worker has it, is aborted at once. */
+  readonly cancels: JobCancelRegistry;
   /** Stops taking jobs, lets the ones in flight finish, then closes the Worker. */
   close(): Promise<void>;
 }
@@ -32,6 +34,7 @@ export async function startEmbeddedWorker(
   });
   await app.listen();
   return {
+    cancels: app.get(JobCancelRegistry),
     close: async () => {
       await transport.drain();
       await app.close();

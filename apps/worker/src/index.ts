@@ -6,6 +6,7 @@ export { loadWorkerConfig, WORKER_CONFIG, type WorkerConfig, type WorkerMongoSet
 export type { InternalDatasource } from './config/worker.config';
 /** The spool directory must be prepared (and a dead process's leftovers removed) before the module starts. */
 export { prepareSpoolDir } from './jobs/result/spool-dir';
+export { JobCancelRegistry } from './jobs/cancel/job-cancel-registry';
 
 // The consumer: a host delivers work through a Nest transport strategy bound to this token, speaking
 // the same pattern and context as the RabbitMQ one.

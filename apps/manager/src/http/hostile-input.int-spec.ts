@@ -9,6 +9,7 @@ import { JOB_MODEL, JobSchema } from '../adapters/mongo/job.schema';
 import { loadManagerConfig, mongoSettings } from '../config/manager.config';
 import { CLOCK, type Clock } from '../ports/clock.port';
 import { aPostgresConnection } from '../testing/manager-harness';
+import { createPostgresSchema } from '../testing/sql-fixtures';
 import { managerTestEnv } from '../testing/manager-test-env';
 import { createManagerApp } from './http-app';
 import { MAX_JSON_DEPTH } from './json-bounds';
@@ -82,6 +83,7 @@ describe('the Manager refuses hostile input with its documented 4xx', () => {
   let ds: string;
   let connectionId: string;
   const clock = new SwitchableClock();
+  let pg: Awaited<ReturnType<typeof createPostgresSchema>> | undefined;
 
   const send = async (method: string, path: string, body?: string) => {
     const res = await fetch(`${url}${path}`, { method, headers: { 'content-type': 'application/json', 'x-product-name': PRODUCT }, ...(body === undefined ? {} : { body }) });
@@ -103,13 +105,16 @@ describe('the Manager refuses hostile input with its documented 4xx', () => {
     // Listening also flushes the logs Nest buffers until then.
     await app.listen(0, '127.0.0.1');
     url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-    const created = await send('POST', '/v1/management/connections', JSON.stringify(aPostgresConnection()));
+    // A real table for the job that is accepted: job creation checks the mapped tables exist.
+    pg = await createPostgresSchema();
+    const created = await send('POST', '/v1/management/connections', JSON.stringify(aPostgresConnection({ schema: pg.schema })));
     expect(created.status).toBe(201);
     ({ id: connectionId, configName: ds } = JSON.parse(created.text) as { id: string; configName: string });
   });
   afterAll(async () => {
     await app?.close();
     await mongo?.close();
+    await pg?.drop();
   });
 
   it.each(CASES.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
@@ -122,7 +127,7 @@ describe('the Manager refuses hostile input with its documented 4xx', () => {
   });
 
   it('still accepts a job whose metadata nests just inside the bound', async () => {
-    const res = await send('POST', '/v1/fetcher', job(mapped(ds), `{"source":"${PRODUCT}","d":${nested(MAX_JSON_DEPTH - 2)}}`));
+    const res = await send('POST', '/v1/fetcher', job(mapped(ds, `{"${pg!.schema}.orders":["id"]}`), `{"source":"${PRODUCT}","d":${nested(MAX_JSON_DEPTH - 2)}}`));
     expect(res.status).toBe(202);
     const jobs = await fetch(`${url}/v1/fetcher/${(JSON.parse(res.text) as { jobId: string }).jobId}`);
     expect(jobs.status).toBe(200);

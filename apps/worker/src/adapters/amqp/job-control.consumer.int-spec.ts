@@ -58,8 +58,8 @@ describe('JobControlConsumer against a real RabbitMQ', () => {
       expect(await aborted(runOnB.signal)).toBeInstanceOf(JobCanceled);
       expect(runOnA.requestedAt).toEqual(new Date('2026-12-05T10:00:00Z'));
     } finally {
-      await a.sut.onApplicationShutdown();
-      await b.sut.onApplicationShutdown();
+      await a.sut.beforeApplicationShutdown();
+      await b.sut.beforeApplicationShutdown();
     }
   });
 
@@ -77,7 +77,7 @@ describe('JobControlConsumer against a real RabbitMQ', () => {
       expect(counted).toEqual(expect.arrayContaining([['mismatch', 1], ['malformed', 1]]));
       expect(counted).toHaveLength(2);
     } finally {
-      await sut.onApplicationShutdown();
+      await sut.beforeApplicationShutdown();
     }
   });
 });

@@ -1,10 +1,13 @@
-import { Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { parseJobControlMessage } from '@fetcher/contracts';
 import type { VerifyEnvelopeResult } from '@fetcher/platform';
 import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-manager';
 import type { Channel, ConsumeMessage } from 'amqplib';
 import type { JobCancelRegistry } from '../../jobs/cancel/job-cancel-registry';
 import type { WorkerMetrics } from '../../metrics/worker-metrics';
+
+/** How long shutdown waits for the control channel to close. */
+const CLOSE_BOUND_MS = 1_000;
 
 export interface JobControlOptions {
   /** The fanout exchange the Manager publishes control messages on (durable, declared here too). */
@@ -20,7 +23,7 @@ export interface JobControlOptions {
  * from the job document); a message that fails its signature check, or is not a cancel, is counted
  * and dropped, never logged with its body.
  */
-export class JobControlConsumer implements OnApplicationBootstrap, OnApplicationShutdown {
+export class JobControlConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   readonly #log = new Logger(JobControlConsumer.name);
   #channel: ChannelWrapper | undefined;
 
@@ -58,8 +61,20 @@ export class JobControlConsumer implements OnApplicationBootstrap, OnApplication
     if (this.registry.request(message.jobId, message.requestedAt)) this.#log.log(`job ${message.jobId}: cancel requested; stopping its run`);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    await this.#channel?.close().catch(() => undefined);
+  /**
+   * Stops consuming before the connections close. The close is bounded: seen in the e2e SIGTERM test,
+   * amqplib's channel close on the drained consumer connection never settled and held the Worker's
+   * shutdown past its 10 s bound (exit code 1). Nothing is lost by not waiting: the queue is exclusive
+   * and auto-delete, so the broker drops it with the connection `AmqpConnections` closes next.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    const channel = this.#channel;
+    this.#channel = undefined;
+    if (!channel) return;
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, CLOSE_BOUND_MS)));
+    await Promise.race([channel.close().catch(() => undefined), bound]);
+    clearTimeout(timer);
   }
 
   #drop(reason: string): void {

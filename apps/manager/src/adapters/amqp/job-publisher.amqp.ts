@@ -203,21 +203,10 @@ export class AmqpJobPublisher implements JobPublisher, JobControlPublisher, OnAp
       // traceparent/tracestate of the active span, when telemetry is on; nothing otherwise.
       extra: injectTraceHeaders({}),
     });
-    const signature = headers['x-message-signature'] as string;
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new PublishError('confirm_timeout')), this.#settings.confirmTimeoutMs ?? 5_000);
-      try {
-        channel.publish('', queue, body, { persistent: true, mandatory: true, contentType: 'application/json', headers }, (error) => {
-          clearTimeout(timer);
-          // The broker sends basic.return before the ack of the same message, so an unroutable one is known by now.
-          if (error) reject(new PublishError('nacked'));
-          else if (returned.delete(signature)) reject(new PublishError('unroutable'));
-          else resolve();
-        });
-      } catch {
-        clearTimeout(timer);
-        reject(new PublishError('channel_failed'));
-      }
+    // The broker sends basic.return before the ack of the same message, so an unroutable one is known by the callback.
+    await this.#confirmed(returned, (callback) => {
+      channel.publish('', queue, body, { persistent: true, mandatory: true, contentType: 'application/json', headers }, callback);
+      return headers['x-message-signature'] as string;
     });
   }
 

@@ -38,4 +38,9 @@ describe(JobConnectors.name, () => {
     expect(sut.progress).toMatchObject({ rows: 3, tablesDone: 3 });
     await cursor.close();
   });
+
+  it('declares incremental support exactly when the real connector does', () => {
+    expect(setup({ rows: {} }).sut.connector('memory')!.build(descriptor).supportsIncremental).toBe(true);
+    expect(setup({ rows: {}, supportsIncremental: false }).sut.connector('memory')!.build(descriptor).supportsIncremental).toBe(false);
+  });
 });

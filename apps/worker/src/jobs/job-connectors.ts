@@ -76,6 +76,11 @@ class SharedConnector implements Connector {
     private readonly progress: ProgressCounter,
   ) {}
 
+  /** The real connector's capability: without it the engine would refuse every incremental step here. */
+  get supportsIncremental(): boolean {
+    return this.real.supportsIncremental === true;
+  }
+
   testConnection(signal: AbortSignal): Promise<void> {
     return this.real.testConnection(signal);
   }

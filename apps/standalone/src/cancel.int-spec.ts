@@ -103,4 +103,44 @@ describe('canceling a processing job in the standalone service', () => {
     });
     expect(done.status).toBe('completed');
   });
+
+  it('ends each of 50 jobs, canceled at once, while running or after the end, in exactly one terminal state, with one matching event and an object only when completed', async () => {
+    const outcomes: Record<string, number> = {};
+    for (let trial = 0; trial < 50; trial++) {
+      // A distinct request each time, so that deduplication never answers with an earlier job.
+      const created = await call('POST', '/v1/fetcher', { ...jobRequest(`${schema}.free`), metadata: { source: 'cancel', trial: String(trial) } });
+      expect(created.status).toBe(202);
+      const id: string = created.body.jobId;
+      // Three windows in turn: at once (usually still pending), once the run has started (processing),
+      // and once the job has ended (a cancel that comes too late).
+      const waitFor = [undefined, ['pending'], ['pending', 'processing']][trial % 3];
+      if (waitFor) await eventually(async () => (waitFor.includes((await call('GET', `/v1/fetcher/${id}`)).body.status) ? undefined : true));
+      const cancel = await call('POST', `/v1/fetcher/${id}/cancel`);
+      // 200: canceled while pending; 202: processing, asked to stop; 409 FET-1022: it had already completed.
+      expect([200, 202, 409]).toContain(cancel.status);
+      if (cancel.status === 409) expect(cancel.body.code).toBe('FET-1022');
+      const job = await eventually(async () => {
+        const read = (await call('GET', `/v1/fetcher/${id}`)).body;
+        return read.status === 'pending' || read.status === 'processing' ? undefined : read;
+      });
+      expect(['completed', 'canceled']).toContain(job.status);
+      if (cancel.status === 200) expect(job.status).toBe('canceled');
+      if (cancel.status === 409) expect(job.status).toBe('completed');
+      if (trial % 3 === 2) expect({ cancel: cancel.status, status: job.status }).toEqual({ cancel: 409, status: 'completed' });
+      const events = await eventually(() => {
+        const lines = readFileSync(join(dataDir, DATA_LAYOUT.events), 'utf8').trim().split('\n');
+        const mine = lines.map((line) => JSON.parse(line) as { routingKey: string; body: unknown }).filter((event) => JSON.stringify(event.body).includes(id));
+        return mine.length > 0 ? mine : undefined;
+      });
+      expect(events.map((event) => event.routingKey)).toEqual([`job.${job.status}`]);
+      const objects = join(dataDir, DATA_LAYOUT.objects);
+      const stored = existsSync(objects)
+        ? readdirSync(objects, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile() && join(entry.parentPath, entry.name).includes(id))
+        : [];
+      expect({ status: job.status, objects: stored.length > 0 }).toEqual({ status: job.status, objects: job.status === 'completed' });
+      outcomes[`${cancel.status} ${job.status}`] = (outcomes[`${cancel.status} ${job.status}`] ?? 0) + 1;
+    }
+    // The spread of outcomes is what this machine's timing gave; it is printed, not asserted.
+    process.stdout.write(`cancel race outcomes: ${JSON.stringify(outcomes)}\n`);
+  });
 });

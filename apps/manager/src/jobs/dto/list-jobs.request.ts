@@ -1,20 +1,16 @@
 import { Errors } from '../../errors/catalogue';
 import { JOB_STATUSES, type JobStatus } from '../job';
-import type { JobListPosition } from '../../ports/job-repository.port';
+import type { JobListQuery } from '../../ports/job-repository.port';
 import { decodeJobCursor } from './job-cursor';
 
 export const JOB_LIST_DEFAULT_LIMIT = 20;
 export const JOB_LIST_MAX_LIMIT = 100;
 
-/** The job list's query, checked: what `GET /v1/fetcher` filters and pages on. */
-export interface ListJobsRequest {
-  readonly statuses?: readonly JobStatus[];
-  readonly createdFrom?: Date;
-  readonly createdTo?: Date;
-  readonly configName?: string;
-  readonly after?: JobListPosition;
-  readonly limit: number;
-}
+/**
+ * The job list's query, checked: what `GET /v1/fetcher` filters and pages on. The repository's
+ * query without the product, which comes from the `X-Product-Name` header, not the query string.
+ */
+export type ListJobsRequest = Omit<JobListQuery, 'source'>;
 
 const CONFIG_NAME = /^[A-Za-z0-9_-]{1,100}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;

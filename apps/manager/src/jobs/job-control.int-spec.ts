@@ -15,6 +15,7 @@ import { CLOCK } from '../ports/clock.port';
 import { FakeClock } from '../testing/fake-clock';
 import { managerTestEnv } from '../testing/manager-test-env';
 import { pollUntil } from '../testing/poll';
+import { drainQueue } from '../testing/amqp-queue';
 
 /** An operator-configured datasource: exempt from ownership and the connectivity check. */
 const INTERNAL = {
@@ -103,14 +104,7 @@ describe('job control routes (list, cancel, retry) against RabbitMQ and the Mong
 
   const ids = (res: Reply) => (res.body.items as Body[]).map((j) => j.id);
 
-  async function drain(queue: string): Promise<GetMessage[]> {
-    const got: GetMessage[] = [];
-    for (;;) {
-      const message = await channel.get(queue, { noAck: true });
-      if (!message) return got;
-      got.push(message);
-    }
-  }
+  const drain = (queue: string): Promise<GetMessage[]> => drainQueue(channel, queue);
 
   describe('GET /v1/fetcher', () => {
     const created: Record<string, string> = {};

@@ -19,6 +19,7 @@ import { createPostgresSchema } from '../testing/sql-fixtures';
 import { managerTestEnv } from '../testing/manager-test-env';
 import { pollUntil } from '../testing/poll';
 import { TcpProxy } from '../testing/tcp-proxy';
+import { drainQueue } from '../testing/amqp-queue';
 import { DispatchSweep } from './dispatch/dispatch-sweep';
 
 /** An operator-configured datasource: exempt from ownership and the connectivity check. */
@@ -114,14 +115,7 @@ describe('job routes against RabbitMQ and the MongoDB test server', () => {
     };
   }
 
-  async function messages(queue: string): Promise<GetMessage[]> {
-    const got: GetMessage[] = [];
-    for (;;) {
-      const message = await channel.get(queue, { noAck: true });
-      if (!message) return got;
-      got.push(message);
-    }
-  }
+  const messages = (queue: string): Promise<GetMessage[]> => drainQueue(channel, queue);
 
   describe('one Manager', () => {
     let m: Manager;

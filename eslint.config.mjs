@@ -110,6 +110,16 @@ export default tseslint.config(
   ...appImportRules('standalone', ['@fetcher/cli']),
   ...appImportRules('cli', ['@fetcher/manager', '@fetcher/worker', '@fetcher/standalone']),
   {
+    // The console runs in a browser: its own program (DOM types, JSX), and nothing of the server side.
+    files: ['apps/console/**/*.ts', 'apps/console/**/*.tsx'],
+    languageOptions: { parserOptions: { project: './apps/console/tsconfig.json', tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@fetcher/*', '**/libs/**', '**/apps/**', 'node:*'], message: 'The console is a browser app: it talks to the Manager over HTTP only.' },
+      ] }],
+    },
+  },
+  {
     files: ['libs/engine/src/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {

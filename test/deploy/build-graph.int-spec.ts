@@ -57,7 +57,8 @@ describe('the build graph', () => {
   it('builds every workspace from the root', () => {
     expect(folders.length).toBeGreaterThanOrEqual(9);
     expect(referencedFolders(join(ROOT, BUILD_CONFIG))).toEqual(folders);
-    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build).toBe(`tsc -b ${BUILD_CONFIG}`);
+    // The operator console is bundled by Vite after the TypeScript workspaces (it imports none of them).
+    expect(JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts.build).toBe(`tsc -b ${BUILD_CONFIG} && npm run build -w @fetcher/console`);
   });
 
   it.each(folders)('%s is a composite project that references exactly the workspaces it depends on', (folder) => {

@@ -44,7 +44,7 @@ describe('docker/Dockerfile', () => {
   it('builds once, in a shared stage, and installs each app\'s production dependencies only', () => {
     const build = stage('build').join('\n');
     expect(build).toMatch(/npm ci --ignore-scripts --no-audit --no-fund/);
-    expect(build).toMatch(/npm run build -w @fetcher\/engine -w @fetcher\/platform -w @fetcher\/contracts -w @fetcher\/connectors -w @fetcher\/manager -w @fetcher\/worker/);
+    expect(build).toMatch(/npm run build -w @fetcher\/engine -w @fetcher\/platform -w @fetcher\/contracts -w @fetcher\/connectors -w @fetcher\/manager -w @fetcher\/worker -w @fetcher\/console/);
     for (const app of ['manager', 'worker']) {
       expect(stage(`${app}-deps`).join('\n')).toContain(`npm ci --omit=dev --ignore-scripts --no-audit --no-fund -w @fetcher/${app}`);
       // The runtime image takes node_modules from the production install, never from the build stage.
@@ -62,6 +62,8 @@ describe('docker/Dockerfile', () => {
       expect(runtime).toContain(`COPY --from=build --chown=0:0 /src/${folder}/dist ./${folder}/dist`);
     }
     expect(runtime).toContain(`CMD ["node", "apps/${app}/dist/main.js"]`);
+    // The Manager serves the operator console from its build, where CONSOLE_DIR's default points.
+    if (app === 'manager') expect(runtime).toContain('COPY --from=build --chown=0:0 /src/apps/console/dist ./apps/console/dist');
     expect(runtime).toMatch(new RegExp(`HEALTHCHECK .*CMD \\["node", "/app/healthcheck.cjs", "${app}"\\]`));
     expect(runtime).toMatch(/LABEL org\.opencontainers\.image\.title=.* org\.opencontainers\.image\.version=.* org\.opencontainers\.image\.revision=/);
     expect(runtime).toContain(app === 'manager' ? 'EXPOSE 4006' : 'EXPOSE 4007');

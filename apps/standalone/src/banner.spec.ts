@@ -15,6 +15,11 @@ describe(banner.name, () => {
     expect(JSON.parse(SAMPLE_JOB_BODY)).toMatchObject({ metadata: { source: 'demo' } });
   });
 
+  it('names the console first when the Manager serves it, and not otherwise', () => {
+    expect(banner({ ...facts, console: true })).toContain('(ready in 2.3 s)\n\n  Console      http://127.0.0.1:4006/console/\n  Swagger UI');
+    expect(banner({ ...facts, console: false })).not.toContain('/console');
+  });
+
   it('tells the CLI where the data is when it is not the default directory', () => {
     expect(banner({ ...facts, demo, defaultDataDir: false })).toContain('FETCHER_DATA_DIR=/srv/data npx fetcher result decrypt <jobId>');
   });

@@ -5,6 +5,8 @@ export interface BannerFacts {
   readonly baseUrl: string;
   readonly dataDir: string;
   readonly keyOrigin: string;
+  /** Whether the operator console is served (its URL is then the first line). */
+  readonly console?: boolean;
   readonly demo?: DemoDatabaseAddress;
   readonly startupMs: number;
   /** Whether the CLI, run from the same directory, finds the data directory without being told. */
@@ -25,6 +27,7 @@ export function banner(facts: BannerFacts): string {
     `Fetcher is running in standalone mode (ready in ${(facts.startupMs / 1000).toFixed(1)} s)`,
     '',
     // Only URLs that answer a GET: the API has no page at /v1 itself, so its description is named.
+    ...(facts.console ? [`  Console      ${baseUrl}/console/`] : []),
     `  Swagger UI   ${baseUrl}/swagger`,
     `  OpenAPI      ${baseUrl}/swagger/doc.json`,
     `  Health       ${baseUrl}/health   ${baseUrl}/readyz   ${baseUrl}/metrics`,

@@ -13,7 +13,7 @@ const SHUTDOWN_BOUND_MS = 60_000;
 async function main(): Promise<void> {
   const config = loadStandaloneConfig(process.env, process.cwd()); // the app's only read of process.env
   const service = await startStandalone(config);
-  process.stdout.write(banner({ baseUrl: service.baseUrl, dataDir: service.dataDir, keyOrigin: service.keyOrigin, ...(service.demo ? { demo: service.demo } : {}), startupMs: performance.now() /* since the process started */, defaultDataDir: service.dataDir === resolve(process.cwd(), DEFAULT_DATA_DIR) }));
+  process.stdout.write(banner({ baseUrl: service.baseUrl, dataDir: service.dataDir, keyOrigin: service.keyOrigin, console: service.console, ...(service.demo ? { demo: service.demo } : {}), startupMs: performance.now() /* since the process started */, defaultDataDir: service.dataDir === resolve(process.cwd(), DEFAULT_DATA_DIR) }));
 
   let stopping = false;
   const stop = (): void => {

@@ -20,6 +20,8 @@ export interface StandaloneService {
   readonly baseUrl: string;
   readonly dataDir: string;
   readonly keyOrigin: string;
+  /** Whether the Manager serves the operator console (CONSOLE_ENABLED). */
+  readonly console: boolean;
   readonly demo?: DemoDatabaseAddress;
   readonly backends: Backends;
   /** Stops taking requests, lets jobs in flight finish, then closes everything; safe to call twice. */
@@ -93,6 +95,7 @@ async function startOnLockedDataDir(config: StandaloneConfig, options: Standalon
       baseUrl: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`,
       dataDir: config.dataDir,
       keyOrigin: key.origin,
+      console: managerConfig.console.enabled,
       ...(demo ? { demo } : {}),
       backends,
       close: () => (closing ??= runCleanups(cleanups, backends).finally(() => lock.release())),

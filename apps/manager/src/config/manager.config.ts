@@ -100,6 +100,9 @@ export const MANAGER_ENV_SCHEMA = z.object({
 
   MAX_PAGINATION_LIMIT: envInt({ min: 1, max: 1_000_000, default: 100 }),
   MAX_PAGINATION_MONTH_DATE_RANGE: z.string().optional(),
+
+  CONSOLE_ENABLED: envBool(true),
+  CONSOLE_DIR: z.string().optional(),
 });
 
 /**
@@ -181,6 +184,8 @@ export interface ManagerConfig {
   readonly telemetry: TelemetrySettings;
   readonly swagger: { readonly title: string; readonly description: string; readonly version: string };
   readonly pagination: { readonly maxLimit: number };
+  /** The operator console under /console: on by default; `dir` overrides where its built files are. */
+  readonly console: { readonly enabled: boolean; readonly dir?: string };
   readonly internalDatasources: readonly InternalDatasourceConfig[];
   /** Things worth a line in the startup log (deprecated or skipped settings). Never values. */
   readonly warnings: readonly string[];
@@ -250,6 +255,7 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
     telemetry: telemetrySettingsFrom(e, e.ENV_NAME),
     swagger: { title: e.SWAGGER_TITLE, description: e.SWAGGER_DESCRIPTION, version: e.SWAGGER_VERSION ?? e.VERSION },
     pagination: { maxLimit: e.MAX_PAGINATION_LIMIT },
+    console: { enabled: e.CONSOLE_ENABLED, ...(e.CONSOLE_DIR ? { dir: e.CONSOLE_DIR } : {}) },
     internalDatasources: datasources.datasources,
     warnings,
   } satisfies ManagerConfig);

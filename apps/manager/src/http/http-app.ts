@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type Telemetry } from '@fetcher/platform';
 import { Logger } from 'nestjs-pino';
+import { registerConsoleRoutes } from '../console/console.route';
 import type { ManagerConfig } from '../config/manager.config';
 import { registerJobStatusRoute } from '../jobs/job-status.route';
 import { type ManagerInfrastructure, ManagerModule } from '../manager.module';
@@ -62,6 +63,7 @@ export async function createManagerApp(config: ManagerConfig, options: ManagerAp
   // (GET, HEAD, POST) would fail a browser's preflight for PATCH and DELETE.
   await app.register(fastifyCors, { origin: true, methods: CORS_METHODS });
   registerJobStatusRoute(app);
+  registerConsoleRoutes(fastify, config.console);
   mountSwagger(app, buildOpenApiDocument(app, config));
   await app.init();
   return app;

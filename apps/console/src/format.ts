@@ -1,0 +1,21 @@
+/** Small display helpers shared by the pages. */
+
+export function formatTime(iso: string | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+}
+
+export function shortId(id: string): string {
+  return id.slice(0, 8);
+}
+
+export function datasourcesOf(mapped: Record<string, unknown>): string {
+  return Object.keys(mapped).join(', ');
+}
+
+/** The Worker's failure text, or the Manager's, as the job's metadata carries it. */
+export function failureReason(metadata: Record<string, unknown> | undefined): string | undefined {
+  const error = metadata?.error;
+  return typeof error === 'string' && error !== '' ? error : undefined;
+}

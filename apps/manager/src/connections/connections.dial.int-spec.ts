@@ -112,7 +112,7 @@ describe('test, schema and validate-schema against real datasources', () => {
   });
 
   describe('GET {id}/schema', () => {
-    it('discovers live, qualified outside the default schema, tables and fields sorted', async () => {
+    it('discovers live, qualified outside the default schema, tables and fields sorted, with the column types', async () => {
       const res = await sut.request('GET', `${BASE}/${pgConn.id as string}/schema`);
       expect(res.status).toBe(200);
       expect(res.json()).toEqual({
@@ -121,8 +121,23 @@ describe('test, schema and validate-schema against real datasources', () => {
         databaseName: 'test',
         type: 'POSTGRESQL',
         tables: [
-          { name: `${pg.schema}.accounts`, fields: ['created_at', 'email', 'id'] },
-          { name: `${pg.schema}.orders`, fields: ['id', 'total'] },
+          {
+            name: `${pg.schema}.accounts`,
+            fields: ['created_at', 'email', 'id'],
+            columns: [
+              { name: 'created_at', kind: 'datetime', type: 'timestamptz' },
+              { name: 'email', kind: 'string', type: 'text' },
+              { name: 'id', kind: 'integer', type: 'int4' },
+            ],
+          },
+          {
+            name: `${pg.schema}.orders`,
+            fields: ['id', 'total'],
+            columns: [
+              { name: 'id', kind: 'integer', type: 'int4' },
+              { name: 'total', kind: 'decimal', type: 'numeric' },
+            ],
+          },
         ],
       });
     });

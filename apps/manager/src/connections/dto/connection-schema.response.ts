@@ -1,11 +1,23 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { COLUMN_KINDS } from '@fetcher/engine';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CONNECTION_TYPES } from '../connection-rules';
+
+export class SchemaColumnResponse {
+  @ApiProperty({ example: 'created_at' })
+  name!: string;
+  @ApiProperty({ enum: COLUMN_KINDS, description: "The connector's classification of the column's type" })
+  kind!: string;
+  @ApiProperty({ example: 'timestamp with time zone', description: 'The type as the database names it' })
+  type!: string;
+}
 
 export class SchemaTableResponse {
   @ApiProperty({ example: 'accounts' })
   name!: string;
   @ApiProperty({ type: [String], example: ['created_at', 'email', 'id'] })
   fields!: string[];
+  @ApiPropertyOptional({ type: [SchemaColumnResponse], description: 'The columns with their types, in the order of `fields`, when the connector reports them (an addition)' })
+  columns?: SchemaColumnResponse[];
 }
 
 export class ConnectionSchemaResponse {

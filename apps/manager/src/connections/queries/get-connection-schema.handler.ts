@@ -1,11 +1,11 @@
 import { Inject, Logger } from '@nestjs/common';
 import { type IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { compareUtf8, type Engine } from '@fetcher/engine';
+import { compareUtf8, type Engine, type TableSchema } from '@fetcher/engine';
 import { Errors } from '../../errors/catalogue';
 import { ENGINE } from '../../ports/engine.port';
 import { ConnectionDirectory } from '../connection-directory';
 import { connectFailure, dialFailure, dialFailureLog, isConnectFailure, secretTexts } from '../dial-errors';
-import type { ConnectionSchemaResponse } from '../dto/connection-schema.response';
+import type { ConnectionSchemaResponse, SchemaTableResponse } from '../dto/connection-schema.response';
 import { GetConnectionSchemaQuery } from './get-connection-schema.query';
 
 /** Live discovery, always: GET /schema never reads or writes the schema cache. */
@@ -38,9 +38,15 @@ export class GetConnectionSchemaHandler implements IQueryHandler<GetConnectionSc
       this.#logger.debug({ configName: c.configName, ...dialFailureLog(error, secrets) }, 'schema discovery failed');
       throw answer;
     }
-    const tables = [...snapshot.tables]
-      .sort((a, b) => compareUtf8(a.name, b.name))
-      .map((t) => ({ name: t.name, fields: [...t.fields].sort(compareUtf8) }));
+    const tables = [...snapshot.tables].sort((a, b) => compareUtf8(a.name, b.name)).map(tableResponse);
     return { id, configName: c.configName, databaseName: c.databaseName, type: c.type, tables };
   }
+}
+
+/** A table's fields sorted, and their types in the same order when the connector reported every one. */
+function tableResponse(table: TableSchema): SchemaTableResponse {
+  const fields = [...table.fields].sort(compareUtf8);
+  const byName = new Map((table.columns ?? []).map((c) => [c.name, c]));
+  if (!fields.every((f) => byName.has(f))) return { name: table.name, fields };
+  return { name: table.name, fields, columns: fields.map((f) => ({ name: f, kind: byName.get(f)!.kind, type: byName.get(f)!.nativeType })) };
 }

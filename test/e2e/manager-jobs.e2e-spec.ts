@@ -5,7 +5,7 @@ import amqplib, { type Channel, type ChannelModel, type GetMessage } from 'amqpl
 import { MongoClient } from 'mongodb';
 import { type AppProcess, freePort, startApp } from './support/app-process';
 import { INTERNAL_PG, managerEnv } from './support/manager-env';
-import { StallingProxy } from './support/stalling-proxy';
+import { FaultProxy } from '@fetcher/platform/testing';
 import { postgresConnection, startTarget, type Target, TARGETS } from './support/targets';
 
 /**
@@ -168,7 +168,7 @@ describe('extraction jobs, production only: the message on RabbitMQ and the disp
   });
 
   it('recovers a job whose Manager was killed between the insert and the publish', async () => {
-    const proxy = new StallingProxy(5672);
+    const proxy = new FaultProxy(5672);
     await proxy.start();
     try {
       const shared = { ...INTERNAL_PG, RABBITMQ_HOST: '127.0.0.1', MONGO_NAME: `e2e_${randomUUID().replace(/-/g, '').slice(0, 16)}`, RABBITMQ_FETCHER_WORK_QUEUE: `fetcher.e2e.${randomUUID()}` };
@@ -178,14 +178,14 @@ describe('extraction jobs, production only: the message on RabbitMQ and the disp
       const jobs = client.db(shared.MONGO_NAME).collection('job');
 
       // The broker stops answering: the Manager stores the job, then waits for a confirm that never comes.
-      proxy.stall();
+      proxy.halfOpen();
       const pending = post(first, { dataRequest: { mappedFields: { 'pg-internal': { orders: ['id'] } } }, metadata: { source: 'reporter' } }).catch(() => undefined);
       const stored = await until(() => jobs.findOne({}), 'the stored job');
       first.child.kill('SIGKILL');
       await once(first.child, 'exit');
       await pending;
       expect(await jobs.findOne({ _id: stored._id })).toMatchObject({ status: 'pending', dispatched_at: null, dispatch_attempts: 0 });
-      proxy.restore();
+      await proxy.heal();
 
       // A fresh Manager's sweep finds it and publishes it.
       const second = await manager(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { type AppProcess, freePort, startApp } from './support/app-process';
-import { StallingProxy } from './support/stalling-proxy';
+import { FaultProxy } from '@fetcher/platform/testing';
 import {
   jobBody, jobDoc, publishJob, seedConnection, seedJob, signedHeaders, startWorkerWorld, until, type WorkerWorld,
 } from './support/worker-harness';
@@ -23,7 +23,7 @@ describe('worker: dependencies down at startup and later', () => {
   let pg: Client;
   let worker: AppProcess | undefined;
   const mongoPort = { value: 0 };
-  let mongo: StallingProxy;
+  let mongo: FaultProxy;
   const schema = `wdep_${randomUUID().slice(0, 8)}`;
   const mapped = { pg: { [`${schema}.small`]: ['id'] } };
 
@@ -57,7 +57,7 @@ describe('worker: dependencies down at startup and later', () => {
     await pg.query(`CREATE SCHEMA ${schema}`);
     await pg.query(`CREATE TABLE ${schema}.small AS SELECT g AS id FROM generate_series(1, 5) g`);
     await seedConnection(world.db, { configName: 'pg', type: 'POSTGRESQL', host: '127.0.0.1', port: 5432, database: 'test', user: 'postgres' });
-    mongo = new StallingProxy(world.mongo.port);
+    mongo = new FaultProxy(world.mongo.port);
     mongoPort.value = await freePort();
   });
 

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { TcpProxy } from '@fetcher/manager/testing';
+import { FaultProxy } from '@fetcher/platform/testing';
 import { loadStandaloneConfig } from './config/standalone.config';
 import { startStandalone, type StandaloneService } from './standalone';
 import { eventually, freePort } from './testing/free-port';
@@ -20,7 +20,7 @@ interface Answer {
 describe('the standalone service under a burst of identical job requests', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'fetcher-dedup-'));
   const schema = `dedup_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
-  const proxy = new TcpProxy('127.0.0.1', 5432);
+  const proxy = new FaultProxy(5432);
   const admin = new Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' });
   let service: StandaloneService;
   let configName: string;

@@ -18,7 +18,7 @@ import { aPostgresConnection } from '../testing/manager-harness';
 import { createPostgresSchema } from '../testing/sql-fixtures';
 import { managerTestEnv } from '../testing/manager-test-env';
 import { pollUntil } from '../testing/poll';
-import { TcpProxy } from '../testing/tcp-proxy';
+import { FaultProxy } from '@fetcher/platform/testing';
 import { drainQueue } from '../testing/amqp-queue';
 import { DispatchSweep } from './dispatch/dispatch-sweep';
 
@@ -331,10 +331,10 @@ describe('job routes against RabbitMQ and the MongoDB test server', () => {
 
   describe('identical requests in a burst, on a stored PostgreSQL connection behind a counting proxy', () => {
     let m: Manager;
-    let proxy: TcpProxy;
+    let proxy: FaultProxy;
     let configName: string;
     beforeAll(async () => {
-      proxy = new TcpProxy('127.0.0.1', 5432);
+      proxy = new FaultProxy(5432);
       await proxy.start();
       m = await startManager();
       configName = `pg-${randomUUID().slice(0, 8)}`;
@@ -417,7 +417,7 @@ describe('job routes against RabbitMQ and the MongoDB test server', () => {
   });
 
   it('fails the job with 500 while the broker is unreachable, and dispatches again once it is back', async () => {
-    const proxy = new TcpProxy('127.0.0.1', 5672);
+    const proxy = new FaultProxy(5672);
     await proxy.start();
     try {
       const m = await startManager({ RABBITMQ_HOST: '127.0.0.1', RABBITMQ_PORT_AMQP: String(proxy.port) });

@@ -2,4 +2,3 @@
 // their own adapters of the Manager's ports. Tests only: jest and tsc map it to this file; the build leaves it out.
 export { type DeliveredMessage, jobPublisherContract } from './job-publisher.contract';
 export { jobRepositoryContract } from './job-repository.contract';
-export { TcpProxy } from './tcp-proxy';

@@ -8,7 +8,7 @@ import type { Job } from '../../jobs/job';
 import { FakeClock } from '../../testing/fake-clock';
 import { type DeliveredMessage, jobPublisherContract } from '../../testing/job-publisher.contract';
 import { pollUntil } from '../../testing/poll';
-import { TcpProxy } from '../../testing/tcp-proxy';
+import { FaultProxy } from '@fetcher/platform/testing';
 import { AmqpJobPublisher, PublishError } from './job-publisher.amqp';
 import { RabbitMqReadinessProbe } from './rabbitmq.probe';
 
@@ -197,7 +197,7 @@ describe('AmqpJobPublisher against a real RabbitMQ', () => {
   });
 
   it('fails at once while the broker is unreachable and publishes again once it is back, without a restart', async () => {
-    const proxy = new TcpProxy('127.0.0.1', 5672);
+    const proxy = new FaultProxy(5672);
     await proxy.start();
     try {
       const { sut, queue, probe } = setup(`amqp://guest:guest@127.0.0.1:${proxy.port}`);
@@ -222,7 +222,7 @@ describe('AmqpJobPublisher against a real RabbitMQ', () => {
   });
 
   it('opens the breaker after five failed publishes, and lets one trial through after the cool-down', async () => {
-    const proxy = new TcpProxy('127.0.0.1', 5672);
+    const proxy = new FaultProxy(5672);
     await proxy.start();
     let now = 1_000_000;
     try {
@@ -248,7 +248,7 @@ describe('AmqpJobPublisher against a real RabbitMQ', () => {
   });
 
   it('shuts down promptly while the broker is unreachable', async () => {
-    const proxy = new TcpProxy('127.0.0.1', 5672);
+    const proxy = new FaultProxy(5672);
     await proxy.start();
     try {
       const { sut } = setup(`amqp://guest:guest@127.0.0.1:${proxy.port}`);
@@ -263,7 +263,7 @@ describe('AmqpJobPublisher against a real RabbitMQ', () => {
   });
 
   it('shuts down promptly when the broker refuses connections', async () => {
-    const proxy = new TcpProxy('127.0.0.1', 5672);
+    const proxy = new FaultProxy(5672);
     await proxy.start();
     const port = proxy.port;
     await proxy.close();

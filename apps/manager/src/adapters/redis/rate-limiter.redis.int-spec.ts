@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { SYSTEM_CLOCK } from '../../ports/clock.port';
 import { ManagerHarness } from '../../testing/manager-harness';
 import { rateLimiterContract } from '../../testing/rate-limiter.contract';
-import { TcpProxy } from '../../testing/tcp-proxy';
+import { FaultProxy } from '@fetcher/platform/testing';
 import { RedisRateLimiter } from './rate-limiter.redis';
 import { createRedisClient } from './redis.module';
 
@@ -43,7 +43,7 @@ describe('RedisRateLimiter against a real Redis', () => {
   });
 
   it('falls back to a per-process bucket while Redis is unreachable and goes back once it answers', async () => {
-    const proxy = new TcpProxy('127.0.0.1', 6379);
+    const proxy = new FaultProxy(6379);
     await proxy.start();
     const client = createRedisClient({ host: '127.0.0.1', port: proxy.port, db: 0, tls: false });
     try {

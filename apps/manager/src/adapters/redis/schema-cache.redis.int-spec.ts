@@ -10,7 +10,7 @@ import { SYSTEM_CLOCK } from '../../ports/clock.port';
 import { aPostgresConnection, ManagerHarness } from '../../testing/manager-harness';
 import { schemaCacheContract } from '../../testing/schema-cache.contract';
 import { createPostgresSchema } from '../../testing/sql-fixtures';
-import { TcpProxy } from '../../testing/tcp-proxy';
+import { FaultProxy } from '@fetcher/platform/testing';
 import { createRedisClient } from './redis.module';
 import { RedisSchemaCache } from './schema-cache.redis';
 
@@ -118,7 +118,7 @@ describe('RedisSchemaCache backends', () => {
 
   it('moves to memory when Redis goes away and back to Redis (memory cleared) when the probe succeeds', async () => {
     const prefix = `it:${randomUUID()}:`;
-    const proxy = new TcpProxy('127.0.0.1', 6379);
+    const proxy = new FaultProxy(6379);
     await proxy.start();
     const client = createRedisClient({ host: '127.0.0.1', port: proxy.port, db: 0, tls: false });
     const sut = new RedisSchemaCache(client, prefix, config, SYSTEM_CLOCK);

@@ -72,6 +72,8 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand>, BeforeAppl
     const jobId = job?.id ?? message.jobId;
     switch (decision.kind) {
       case 'not-found':
+        // Logged like every other refusal (the metric alone would not say which delivery it was).
+        this.#log.warn(`message rejected (job_not_found), request ${delivery.requestId}: job ${jobId} does not exist`);
         return refused('job_not_found');
       case 'resend-event':
         return this.#terminals.emit(jobId, decision.status, decision.payload, delivery.requestId, HANDLED);

@@ -3,6 +3,7 @@
 export { binaryToUuid, idFilter, isUuid, uuidToBinary } from './ids/uuid-binary';
 export { createIndexArgs, indexesOwnedBy, type IndexOwner, type IndexSpec } from './indexes';
 export type { JobFilters } from './job/job-request';
+export { decodeCursors, incrementalInEngineKeys, type JobCursors, type JobIncremental } from './job/job-incremental';
 export {
   decodeJobDocument, encodeLease, encodeNewJob, encodeProgress, isActiveJobStatus, JOB_COLLECTION, TERMINAL_EVENT_MARKER_KEYS, terminalEventMarker,
   type JobDocument, type JobDocumentRecord, type JobLease, type JobProgress, type NewJobRecord,

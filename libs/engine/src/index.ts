@@ -33,6 +33,7 @@ export { createEngine, type Engine, type EngineOptions } from './engine';
 export type { TestConnectionResult } from './connections/connection-tester';
 export { createTenantContext, isTenantId } from './tenant';
 export { filterProblems, type FilterProblem } from './planner/filter-problems';
+export { incrementalProblem, type IncrementalProblem } from './planner/incremental-problems';
 export { withConnectionSecrets } from './connections/secrets';
 export { ReadOnlyConnectionStore } from './connections/read-only-connection-store';
 export { comparePositions, normaliseBound, toPosition, ORDERABLE_KINDS, type Bounds } from './incremental/position';

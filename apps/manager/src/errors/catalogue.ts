@@ -1,4 +1,4 @@
-import type { ConnectReason, FilterProblem } from '@fetcher/engine';
+import type { ConnectReason, FilterProblem, IncrementalProblem } from '@fetcher/engine';
 import { AppError } from './app-error';
 
 /**
@@ -113,6 +113,23 @@ export const Errors = {
         ...(operator !== undefined ? { operator } : {}),
         message,
       })),
+    }),
+  /**
+   * An incremental request that cannot run as sent (its shape, or its cursor against the table's
+   * schema). `reason` is the fixed text of the rule (clients may branch on it); the entry names the
+   * datasource, table and field as far as the problem points.
+   */
+  invalidIncremental: (problem: IncrementalProblem) =>
+    new AppError('validation', 'FET-0418', 'Invalid Incremental Request', problem.message, {
+      errors: [
+        {
+          ...(problem.configName !== undefined ? { dataSourceId: problem.configName } : {}),
+          ...(problem.table !== undefined ? { table: problem.table } : {}),
+          ...(problem.field !== undefined ? { field: problem.field } : {}),
+          reason: problem.reason,
+          message: problem.message,
+        },
+      ],
     }),
   invalidJobListParameter: (parameter: string, expected: string) =>
     new AppError('validation', 'FET-0416', 'Invalid Job List Parameter', `The job list parameter '${parameter}' is invalid: ${expected}.`),

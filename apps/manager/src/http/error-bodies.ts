@@ -95,3 +95,28 @@ export class InvalidFilterErrorBody {
   @ApiProperty({ type: [FilterProblemEntry] })
   errors!: FilterProblemEntry[];
 }
+
+export class IncrementalProblemEntry {
+  @ApiPropertyOptional({ description: 'The datasource (config name), as sent; absent when dataRequest.incremental itself is malformed' })
+  dataSourceId?: string;
+  @ApiPropertyOptional({ description: 'The table key' })
+  table?: string;
+  @ApiPropertyOptional({ description: 'The cursor or tie-breaker field the problem is about' })
+  field?: string;
+  @ApiProperty({ description: 'The rule that refused the request (a fixed text)', example: 'incremental cursor field is nullable and nulls "first" was not chosen' })
+  reason!: string;
+  @ApiProperty({ example: 'incremental cursor field is nullable and nulls "first" was not chosen: pg-main.transactions.updated_at' })
+  message!: string;
+}
+
+/** FET-0418: an incremental request that cannot run as sent. */
+export class InvalidIncrementalErrorBody {
+  @ApiProperty({ example: 'Invalid Incremental Request' })
+  title!: string;
+  @ApiProperty({ example: 'FET-0418' })
+  code!: string;
+  @ApiProperty({ description: 'The reason and where it points' })
+  message!: string;
+  @ApiProperty({ type: [IncrementalProblemEntry] })
+  errors!: IncrementalProblemEntry[];
+}

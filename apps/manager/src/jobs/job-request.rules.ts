@@ -1,8 +1,9 @@
 import { Errors } from '../errors/catalogue';
 import { hasNulKey } from '../http/json-bounds';
 import { normaliseTableKey, parseDatasourceType } from '@fetcher/connectors';
-import { filterProblems, type MappedFields } from '@fetcher/engine';
-import type { JobFilters } from './job';
+import { incrementalInEngineKeys } from '@fetcher/contracts';
+import { filterProblems, IncrementalText, incrementalProblem, incrementalText, type MappedFields } from '@fetcher/engine';
+import type { JobFilters, JobIncremental } from './job';
 
 /** More datasources than this in one job are refused: each one is a connection the Worker holds open. */
 export const MAX_DATASOURCES_PER_JOB = 10;
@@ -64,9 +65,51 @@ export function checkFilterReferences(filterDatasources: readonly string[], mapp
  * name to its type; problems name the keys as sent.
  */
 export function checkFilters(mappedFields: MappedFields, filters: JobFilters, types: ReadonlyMap<string, string>): void {
-  const problems = filterProblems(mappedFields, filters, (configName, table) => {
+  const problems = filterProblems(mappedFields, filters, tableKeys(types));
+  if (problems.length > 0) throw Errors.invalidFilter(problems);
+}
+
+/**
+ * The engine's incremental rules that need no schema (each level an object, known keys, a cursor
+ * field, a positive limit, every table mapped), on table keys as the Worker normalises them. The
+ * cursor's type, nullability and the tie-breaker are checked against the schema afterwards.
+ * A malformed request is refused, never ignored: ignoring it would make the job a full extraction.
+ */
+export function checkIncremental(
+  mappedFields: MappedFields,
+  incremental: Readonly<Record<string, unknown>> | undefined,
+  types: ReadonlyMap<string, string>,
+): JobIncremental | undefined {
+  if (incremental === undefined) return undefined;
+  // MongoDB refuses such a key when the job is stored, and no database names a column with it.
+  if (hasNulKey(incremental)) throw Errors.invalidIncremental({ reason: IncrementalText.invalid, message: incrementalText(IncrementalText.invalid, 'incremental') });
+  const key = tableKeys(types);
+  const problem = incrementalProblem(
+    mappedInEngineKeys(mappedFields, key),
+    incrementalInEngineKeys(incremental, key, (configName) => parseDatasourceType(types.get(configName) ?? '') === 'ORACLE'),
+  );
+  if (problem) throw Errors.invalidIncremental(problem);
+  return incremental as JobIncremental; // every level checked to be an object
+}
+
+/** Table keys as the Worker's planner sees them (`public.orders` is `orders` on PostgreSQL). */
+function tableKeys(types: ReadonlyMap<string, string>): (configName: string, table: string) => string {
+  return (configName, table) => {
     const type = parseDatasourceType(types.get(configName) ?? '');
     return type ? normaliseTableKey(type, table) : table;
-  });
-  if (problems.length > 0) throw Errors.invalidFilter(problems);
+  };
+}
+
+/** The tables that have fields, under their engine keys (tables listed empty are not extracted). */
+function mappedInEngineKeys(mappedFields: MappedFields, key: (configName: string, table: string) => string): MappedFields {
+  // Without a prototype: a name such as `__proto__` is a plain key in them.
+  const out = Object.create(null) as Record<string, Record<string, readonly string[]>>;
+  for (const [configName, tables] of Object.entries(mappedFields)) {
+    const byKey = Object.create(null) as Record<string, readonly string[]>;
+    for (const [table, fields] of Object.entries(tables)) {
+      if (fields.length > 0) byKey[key(configName, table)] = [...(byKey[key(configName, table)] ?? []), ...fields];
+    }
+    out[configName] = byKey;
+  }
+  return out;
 }

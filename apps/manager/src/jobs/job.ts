@@ -1,5 +1,5 @@
 import type { MappedFields } from '@fetcher/engine';
-import type { JobFilters, JobProgress } from '@fetcher/contracts';
+import type { JobCursors, JobFilters, JobIncremental, JobProgress } from '@fetcher/contracts';
 
 /** The job as the Manager sees it: the request it was created from plus its lifecycle fields. */
 export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'canceled';
@@ -7,7 +7,7 @@ export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'can
 /** Every status, in lifecycle order (the job list's `status` filter accepts these). */
 export const JOB_STATUSES: readonly JobStatus[] = Object.freeze(['pending', 'processing', 'completed', 'failed', 'canceled']);
 
-export type { JobFilters, JobProgress };
+export type { JobCursors, JobFilters, JobIncremental, JobProgress };
 
 export type JobMetadata = Readonly<Record<string, unknown>>;
 
@@ -17,12 +17,16 @@ export interface Job {
   readonly mappedFields: MappedFields;
   /** Absent when the request had none left after the clean-up. */
   readonly filters?: JobFilters;
+  /** Only for an incremental request: datasource -> table -> its incremental choice, as sent. */
+  readonly incremental?: JobIncremental;
   readonly metadata: JobMetadata;
   readonly requestHash: string;
   readonly createdAt: Date;
   readonly completedAt: Date | null;
   readonly resultPath?: string;
   readonly resultHmac?: string;
+  /** Set by the Worker when an incremental job completes: per table, the next request's `after`. */
+  readonly cursors?: JobCursors;
   readonly dispatchedAt: Date | null;
   readonly dispatchAttempts: number;
   readonly progress?: JobProgress;

@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Authorize } from '../auth/authorize.decorator';
 import { MANAGER_CONFIG, type ManagerConfig } from '../config/manager.config';
 import { Errors } from '../errors/catalogue';
-import { ErrorBody, FieldErrorBody, InvalidFilterErrorBody, SchemaValidationErrorBody } from '../http/error-bodies';
+import { ErrorBody, FieldErrorBody, InvalidFilterErrorBody, InvalidIncrementalErrorBody, SchemaValidationErrorBody } from '../http/error-bodies';
 import { parseJsonObject } from '../http/json-body';
 import { optionalProductName } from '../http/product-header';
 import { jobRequestTenant } from '../http/request-tenant';
@@ -13,7 +13,7 @@ import { requireIdParam } from '../http/uuid-param';
 import { CancelJobCommand } from './commands/cancel-job.command';
 import { RetryJobCommand } from './commands/retry-job.command';
 import { CreateJobCommand } from './commands/create-job.command';
-import { CreateJobBody } from './dto/create-job.body';
+import { CreateJobBody, IncrementalTableBody } from './dto/create-job.body';
 import { parseCreateJobRequest } from './dto/create-job.request';
 import { JobListResponse, jobListResponse } from './dto/job-list.response';
 import { CreateJobResponse, createJobResponse, JobResponse, jobResponse } from './dto/job.response';
@@ -22,7 +22,7 @@ import { ListJobsQuery } from './queries/list-jobs.query';
 
 /** Job creation (202 new, 200 duplicate), the job list, cancel and retry. Reading a job is `job-status.route.ts`, served by Fastify directly. */
 @ApiTags('jobs')
-@ApiExtraModels(ErrorBody, FieldErrorBody, InvalidFilterErrorBody)
+@ApiExtraModels(ErrorBody, FieldErrorBody, InvalidFilterErrorBody, InvalidIncrementalErrorBody, IncrementalTableBody)
 @ApiBearerAuth('bearer')
 @ApiResponse({ status: 400, description: 'Validation error', type: ErrorBody })
 @ApiResponse({ status: 401, description: 'Missing or unreadable token (plain text), when authorization is on' })
@@ -44,8 +44,16 @@ export class JobsController {
   @ApiResponse({ status: 200, description: 'Duplicate request: the existing job', type: CreateJobResponse })
   @ApiResponse({
     status: 400,
-    description: 'Missing mappedFields (FET-0402 with `fields`), filters that cannot be applied (FET-0415 with `errors`), or another validation error',
-    schema: { oneOf: [{ $ref: getSchemaPath(FieldErrorBody) }, { $ref: getSchemaPath(InvalidFilterErrorBody) }, { $ref: getSchemaPath(ErrorBody) }] },
+    description:
+      'Missing mappedFields (FET-0402 with `fields`), filters that cannot be applied (FET-0415 with `errors`), an incremental request that cannot run (FET-0418 with `errors`), or another validation error',
+    schema: {
+      oneOf: [
+        { $ref: getSchemaPath(FieldErrorBody) },
+        { $ref: getSchemaPath(InvalidFilterErrorBody) },
+        { $ref: getSchemaPath(InvalidIncrementalErrorBody) },
+        { $ref: getSchemaPath(ErrorBody) },
+      ],
+    },
   })
   @ApiResponse({ status: 422, description: 'A table or field of a stored connection does not exist: the validate-schema report (FET-1060)', type: SchemaValidationErrorBody })
   @ApiResponse({ status: 413, description: 'Body over 4 MiB' })

@@ -1,4 +1,4 @@
-import { compareUtf8, type TenantContext } from '@fetcher/engine';
+import { compareUtf8, type IncrementalProblem, type TenantContext } from '@fetcher/engine';
 import type { ResolvedConnection } from './connection-resolver.port';
 
 /** One entry of the validate-schema report: `TABLE_NOT_FOUND` and `FIELD_NOT_FOUND` name the table (and field) as sent. */
@@ -10,6 +10,10 @@ export type SchemaProblem = Readonly<Record<string, string>>;
  * in the client's own spelling. Used by validate-schema and by job creation, so both refuse the same
  * names. MAY reject: a dial or discovery failure, a denied host or SSL mode (as the engine's errors),
  * or the signal's abort; callers decide what a failure means for them.
+ *
+ * With `incremental` (this datasource's incremental tables, keyed as sent), the tables that exist
+ * are also checked against the engine's incremental rules (cursor type, nullability, tie-breaker,
+ * `after`); the first problem rejects with `IncrementalRefused`.
  */
 export interface SchemaCheck {
   check(
@@ -17,7 +21,16 @@ export interface SchemaCheck {
     connection: ResolvedConnection,
     tables: ReadonlyMap<string, readonly string[]>,
     signal?: AbortSignal,
+    incremental?: Readonly<Record<string, unknown>>,
   ): Promise<SchemaProblem[]>;
+}
+
+/** The request's incremental choice cannot run on the table as it is: a client error, not an inconclusive check. */
+export class IncrementalRefused extends Error {
+  constructor(readonly problem: IncrementalProblem) {
+    super(problem.message);
+    this.name = 'IncrementalRefused';
+  }
 }
 export const SCHEMA_CHECK = Symbol('SchemaCheck');
 

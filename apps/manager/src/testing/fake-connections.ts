@@ -29,12 +29,18 @@ export class FakeConnectivityCheck implements ConnectivityCheck {
 /** Answers the problems set for a connection (none by default), or rejects with `failWith`; records what it was asked. */
 export class FakeSchemaCheck implements SchemaCheck {
   readonly problems = new Map<string, SchemaProblem[]>();
-  readonly checked: { configName: string; tables: string[]; bounded: boolean }[] = [];
+  readonly checked: { configName: string; tables: string[]; bounded: boolean; incremental?: Readonly<Record<string, unknown>> }[] = [];
   failWith?: Error;
 
-  async check(_tenant: TenantContext, connection: ResolvedConnection, tables: ReadonlyMap<string, readonly string[]>, signal?: AbortSignal): Promise<SchemaProblem[]> {
+  async check(
+    _tenant: TenantContext,
+    connection: ResolvedConnection,
+    tables: ReadonlyMap<string, readonly string[]>,
+    signal?: AbortSignal,
+    incremental?: Readonly<Record<string, unknown>>,
+  ): Promise<SchemaProblem[]> {
     await Promise.resolve();
-    this.checked.push({ configName: connection.configName, tables: [...tables.keys()], bounded: signal !== undefined });
+    this.checked.push({ configName: connection.configName, tables: [...tables.keys()], bounded: signal !== undefined, ...(incremental ? { incremental } : {}) });
     if (this.failWith) throw this.failWith;
     return this.problems.get(connection.configName) ?? [];
   }

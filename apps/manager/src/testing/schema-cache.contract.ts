@@ -45,6 +45,21 @@ export function schemaCacheContract(make: (setup: SchemaCacheSetup) => (SchemaCa
     });
   });
 
+  it('keeps the column facts and primary key that job creation checks an incremental cursor against', async () => {
+    const pg = name();
+    const table = {
+      name: 'orders',
+      fields: ['id', 'updated_at'],
+      primaryKey: ['id'],
+      columns: [
+        { name: 'id', kind: 'integer' as const, nativeType: 'int8', nullable: false },
+        { name: 'updated_at', kind: 'string' as const, nativeType: 'text', nullable: true, ordering: 'binary' as const },
+      ],
+    };
+    await within(pg, [undefined], () => sut.putSchema(tenant, { configName: pg, tables: [table] }));
+    expect((await within(pg, [undefined], () => sut.getSchema(tenant, pg)))?.tables).toEqual([table]);
+  });
+
   it('keeps one entry per requested scope, and a later put replaces the entry of its scope', async () => {
     const pg = name();
     await within(pg, [undefined], () => sut.putSchema(tenant, snapshot(pg, 'in_public')));

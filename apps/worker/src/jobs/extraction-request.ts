@@ -1,5 +1,6 @@
 import { normaliseTableKey, parseDatasourceType, type DatasourceType } from '@fetcher/connectors';
-import type { ExtractionRequest } from '@fetcher/engine';
+import { incrementalInEngineKeys } from '@fetcher/contracts';
+import type { ExtractionRequest, RequestIncremental } from '@fetcher/engine';
 import type { JobRequest } from './job-message';
 
 const SCOPED_DEFAULT: Partial<Record<DatasourceType, string>> = { POSTGRESQL: 'public', SQL_SERVER: 'dbo' };
@@ -29,7 +30,15 @@ export function extractionRequest(
     mappedFields[config] = out;
   }
   const filters = normaliseFilters(request.filters, types);
-  return { mappedFields, ...(filters ? { filters } : {}), metadata: { ...metadata } };
+  const incremental = request.incremental
+    ? (incrementalInEngineKeys(request.incremental, (config, table) => tableKey(types, config, table), (config) => parseDatasourceType(types.get(config) ?? '') === 'ORACLE') as RequestIncremental)
+    : undefined;
+  return { mappedFields, ...(filters ? { filters } : {}), ...(incremental ? { incremental } : {}), metadata: { ...metadata } };
+}
+
+function tableKey(types: ReadonlyMap<string, string>, config: string, table: string): string {
+  const type = parseDatasourceType(types.get(config) ?? '');
+  return type ? normaliseTableKey(type, table) : table;
 }
 
 function normaliseFilters(filters: JobRequest['filters'], types: ReadonlyMap<string, string>): ExtractionRequest['filters'] {

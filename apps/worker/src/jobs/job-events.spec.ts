@@ -17,6 +17,15 @@ describe('job events', () => {
     expect(empty).not.toHaveProperty('executionTimeMs');
   });
 
+  it('adds cursors last, only for an incremental job, leaving every other byte as it was', () => {
+    const at = new Date('2026-11-29T10:00:01.234Z');
+    const result = { path: 'p', sizeBytes: 10, rowCount: 2, hmac: 'ab' };
+    const plain = completedPayload(JOB, { source: 'reporter' }, result, 532, at);
+    const cursors = { pg: { orders: { value: '2026-01-01T00:00:00Z', key: '7' }, empty: null } };
+    const withCursors = completedPayload(JOB, { source: 'reporter' }, result, 532, at, cursors);
+    expect(withCursors).toBe(`${plain.slice(0, -1)},"cursors":${JSON.stringify(cursors)}}`);
+  });
+
   it('puts the error object into the failed metadata', () => {
     expect(JSON.parse(failedPayload(JOB, { source: 's' }, 'boom'))).toEqual({ jobId: JOB, metadata: { source: 's', error: { message: 'boom' } }, status: 'failed' });
   });

@@ -1,3 +1,4 @@
+import type { JobCursors } from '@fetcher/contracts';
 import { envelopeHeaders } from '@fetcher/platform';
 import type { OutgoingEvent } from '../ports/event-publisher.port';
 import type { TerminalStatus } from '../ports/job-store.port';
@@ -11,9 +12,17 @@ export interface CompletedResult {
 
 /**
  * The `job.completed` body. Key order is part of the contract (consumers compare bytes), and zero
- * sizes, counts and durations are left out.
+ * sizes, counts and durations are left out. `cursors` (an addition) comes last and only for an
+ * incremental job, so every other job's body is byte for byte what it was.
  */
-export function completedPayload(jobId: string, metadata: Readonly<Record<string, unknown>>, result: CompletedResult, executionTimeMs: number, completedAt: Date): string {
+export function completedPayload(
+  jobId: string,
+  metadata: Readonly<Record<string, unknown>>,
+  result: CompletedResult,
+  executionTimeMs: number,
+  completedAt: Date,
+  cursors?: JobCursors,
+): string {
   const body = {
     jobId,
     metadata,
@@ -29,6 +38,7 @@ export function completedPayload(jobId: string, metadata: Readonly<Record<string
     },
     ...(executionTimeMs > 0 ? { executionTimeMs } : {}),
     completedAt: completedAt.toISOString(),
+    ...(cursors ? { cursors } : {}),
   };
   return JSON.stringify(body);
 }

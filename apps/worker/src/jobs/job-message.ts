@@ -53,8 +53,8 @@ export function parseJobMessage(body: Buffer): JobMessage {
 }
 
 /** The stored job's request, checked like a body's, as a plain JSON copy; throws MalformedMessageError. */
-export function storedJobRequest(mapped: unknown, filters: unknown): JobRequest {
-  return refusedAsMalformed(() => sharedStoredJobRequest(mapped, filters));
+export function storedJobRequest(mapped: unknown, filters: unknown, incremental?: unknown): JobRequest {
+  return refusedAsMalformed(() => sharedStoredJobRequest(mapped, filters, incremental));
 }
 
 function refusedAsMalformed<T>(read: () => T): T {

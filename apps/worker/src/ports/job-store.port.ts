@@ -1,4 +1,4 @@
-import type { JobLease } from '@fetcher/contracts';
+import type { JobCursors, JobLease } from '@fetcher/contracts';
 
 /** What the Worker reads of a job document and the lease it holds on it (`lease` in the shared document codec). */
 export type { JobLease };
@@ -20,6 +20,8 @@ export interface JobRecord {
    */
   readonly mappedFields?: unknown;
   readonly filters?: unknown;
+  /** The stored `incremental` (absent for a full extraction), unchecked like the rest of the request. */
+  readonly incremental?: unknown;
   readonly createdAt?: Date;
   readonly completedAt?: Date;
   readonly lease?: JobLease;
@@ -44,6 +46,8 @@ export interface TerminalWrite {
   readonly completedAt: Date;
   readonly resultPath?: string;
   readonly resultHmac?: string;
+  /** A completed incremental job's positions (`result.cursors`), stored as `cursors` for the next request's `after`. */
+  readonly cursors?: JobCursors;
   /** The sanitised error text (stored as a string). */
   readonly error?: string;
   /** How far the job got: stored with a canceled job. */

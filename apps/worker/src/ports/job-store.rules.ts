@@ -11,6 +11,7 @@ export interface JobState {
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly mappedFields?: unknown;
   readonly filters?: unknown;
+  readonly incremental?: unknown;
   readonly createdAt: Date;
   readonly completedAt?: Date | null;
   readonly lease?: JobLease;
@@ -55,6 +56,7 @@ export function jobRecordOf(job: JobState): JobRecord {
     metadata: job.metadata,
     ...(job.mappedFields !== undefined ? { mappedFields: job.mappedFields } : {}),
     ...(job.filters !== undefined ? { filters: job.filters } : {}),
+    ...(job.incremental !== undefined ? { incremental: job.incremental } : {}),
     createdAt: job.createdAt,
     ...(job.completedAt ? { completedAt: job.completedAt } : {}),
     ...(job.lease ? { lease: job.lease } : {}),

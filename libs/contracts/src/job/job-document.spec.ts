@@ -32,6 +32,16 @@ describe('the job document', () => {
     });
   });
 
+  it('stores an incremental request, and reads it back with the cursors the Worker wrote', () => {
+    const incremental = { pg: { users: { cursorField: 'id' } } };
+    const doc = encodeNewJob({ ...job, incremental });
+    expect(doc.incremental).toEqual(incremental);
+    expect(encodeNewJob({ ...job, incremental: {} })).not.toHaveProperty('incremental');
+    const cursors = { pg: { users: { value: '9', key: '9' } } };
+    expect(decodeJobDocument({ ...doc, cursors })).toMatchObject({ incremental, cursors });
+    expect(decodeJobDocument({ ...doc, cursors: 'x' })).not.toHaveProperty('cursors');
+  });
+
   it('writes the sorted datasource names and the job a retry retries, and reads the job-control fields', () => {
     const retry = encodeNewJob({ ...job, mappedFields: { zz: {}, aa: {} }, retryOf: ID });
     expect(retry).toMatchObject({ datasources: ['aa', 'zz'], retry_of: ID });

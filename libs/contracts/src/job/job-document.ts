@@ -2,6 +2,7 @@ import type { Binary, Document } from 'mongodb';
 import type { MappedFields } from '@fetcher/engine';
 import { binaryToUuid, uuidToBinary } from '../ids/uuid-binary';
 import type { JobFilters } from './job-request';
+import { decodeCursors, type JobCursors, type JobIncremental } from './job-incremental';
 
 /** The collection both services share: the Manager creates and dispatches jobs, the Worker leases and finishes them. */
 export const JOB_COLLECTION = 'job';
@@ -34,6 +35,10 @@ export interface JobDocumentRecord {
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly mappedFields?: unknown;
   readonly filters?: unknown;
+  /** The request's `incremental`, as stored (absent for a full extraction). */
+  readonly incremental?: unknown;
+  /** Written by the Worker when an incremental job completes: the positions the next job starts after. */
+  readonly cursors?: JobCursors;
   readonly requestHash?: string;
   readonly createdAt?: Date;
   readonly completedAt?: Date;
@@ -59,6 +64,7 @@ export interface NewJobRecord {
   readonly status: string;
   readonly mappedFields: MappedFields;
   readonly filters?: JobFilters;
+  readonly incremental?: JobIncremental;
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly requestHash: string;
   readonly createdAt: Date;
@@ -81,6 +87,7 @@ export function encodeNewJob(job: NewJobRecord): JobDocument {
     metadata: job.metadata,
     mapped_fields: job.mappedFields,
     ...(job.filters && Object.keys(job.filters).length > 0 ? { filters: job.filters } : {}),
+    ...(job.incremental && Object.keys(job.incremental).length > 0 ? { incremental: job.incremental } : {}),
     status: job.status,
     dedup_active: isActiveJobStatus(job.status),
     request_hash: job.requestHash,
@@ -103,6 +110,8 @@ export function decodeJobDocument(doc: Document): JobDocumentRecord {
     metadata: isObject(doc.metadata) ? doc.metadata : {},
     ...(doc.mapped_fields !== undefined ? { mappedFields: doc.mapped_fields } : {}),
     ...(doc.filters !== undefined ? { filters: doc.filters } : {}),
+    ...(doc.incremental !== undefined && doc.incremental !== null ? { incremental: doc.incremental } : {}),
+    ...(decodeCursors(doc.cursors) ? { cursors: decodeCursors(doc.cursors) } : {}),
     ...(typeof doc.request_hash === 'string' ? { requestHash: doc.request_hash } : {}),
     ...(doc.created_at instanceof Date ? { createdAt: doc.created_at } : {}),
     ...(doc.completed_at instanceof Date ? { completedAt: doc.completed_at } : {}),

@@ -23,6 +23,19 @@ describe('the job message', () => {
     );
   });
 
+  it('carries incremental (between filters and jobId) only for an incremental job, and reads it back; a malformed one is refused, not dropped', () => {
+    const incremental = { pg: { 'public.users': { cursorField: 'id', after: { value: '5', key: '5' } } } };
+    const body = buildJobMessage({ ...job, incremental });
+    expect(body.toString('utf8')).toBe(
+      `{"createdAt":"2026-03-01T10:00:00.000Z","incremental":{"pg":{"public.users":{"after":{"key":"5","value":"5"},"cursorField":"id"}}},"jobId":"${ID}",` +
+        `"mappedFields":{"pg":{"public.users":["name","id"]}},"metadata":{"b":1,"source":"reporter"}}`,
+    );
+    expect(parseJobMessage(body)).toEqual({ jobId: ID, mappedFields: job.mappedFields, incremental, metadata: job.metadata });
+    expect(buildJobMessage({ ...job, incremental: {} }).equals(buildJobMessage(job))).toBe(true);
+    expect(() => parseJobMessage(Buffer.from(`{"jobId":"${ID}","mappedFields":{"a":{"t":["f"]}},"incremental":[1]}`))).toThrow(expect.objectContaining({ problem: 'json' }));
+    expect(storedJobRequest({ a: { t: ['f'] } }, undefined, { a: { t: { cursorField: 'f' } } })).toEqual({ mappedFields: { a: { t: ['f'] } }, incremental: { a: { t: { cursorField: 'f' } } } });
+  });
+
   it('is read back as the job it was written from', () => {
     const filters = { pg: { 'public.users': { id: { gt: [5] } } } };
     expect(parseJobMessage(buildJobMessage({ ...job, filters }))).toEqual({ jobId: ID, mappedFields: job.mappedFields, filters, metadata: job.metadata });

@@ -1,11 +1,14 @@
 import type { MappedFields } from '@fetcher/engine';
 import { canonicalJson } from '@fetcher/platform';
 import type { JobFilters } from './job-request';
+import type { JobIncremental } from './job-incremental';
 
 /** What a job extracts, as a message or a stored job carries it: the filters arrive unchecked (the planner checks them). */
 export interface JobRequest {
   readonly mappedFields: MappedFields;
   readonly filters?: Readonly<Record<string, unknown>>;
+  /** Only for an incremental job: datasource -> table -> its incremental choice (the planner checks it). */
+  readonly incremental?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -23,6 +26,7 @@ export interface JobMessageSource {
   readonly createdAt: Date;
   readonly mappedFields: MappedFields;
   readonly filters?: JobFilters;
+  readonly incremental?: JobIncremental;
   readonly metadata: Readonly<Record<string, unknown>>;
 }
 
@@ -47,7 +51,8 @@ const JOB_ID_IN_TEXT = /"jobId"\s{0,10}:\s{0,10}"([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * The body: `createdAt`, `filters` (only when there are some), `jobId`, `mappedFields`, `metadata`,
+ * The body: `createdAt`, `filters` (only when there are some), `incremental` (only for an incremental
+ * job, so other jobs' bodies are byte for byte the original's), `jobId`, `mappedFields`, `metadata`,
  * in that (sorted) key order and without whitespace. The Worker verifies the HMAC over these exact
  * bytes, so they are built once per publish and never re-serialised.
  */
@@ -59,6 +64,7 @@ export function buildJobMessage(job: JobMessageSource): Buffer {
     metadata: job.metadata,
   };
   if (job.filters && Object.keys(job.filters).length > 0) body.filters = job.filters;
+  if (job.incremental && Object.keys(job.incremental).length > 0) body.incremental = job.incremental;
   return Buffer.from(canonicalJson(body), 'utf8');
 }
 
@@ -77,7 +83,7 @@ export function parseJobMessage(body: Buffer): JobMessage {
   if (parsed === null) throw new JobMessageError('null_payload');
   if (!isPlainObject(parsed)) throw new JobMessageError('json');
   if (!isJobId(parsed.jobId)) throw new JobMessageError('invalid_job_id');
-  const request = parseJobRequest(parsed.mappedFields, parsed.filters);
+  const request = parseJobRequest(parsed.mappedFields, parsed.filters, parsed.incremental);
   if (parsed.metadata !== undefined && parsed.metadata !== null && !isPlainObject(parsed.metadata)) throw new JobMessageError('json');
   return { jobId: parsed.jobId.toLowerCase(), ...request, metadata: isPlainObject(parsed.metadata) ? parsed.metadata : {} };
 }
@@ -87,18 +93,18 @@ export function parseJobMessage(body: Buffer): JobMessage {
  * the engine takes only plain objects as filters and ignores anything else (extracting unfiltered),
  * so objects a store built in another realm (a structured clone) must not reach it as they are.
  */
-export function storedJobRequest(mapped: unknown, filters: unknown): JobRequest {
-  let copy: { mappedFields?: unknown; filters?: unknown };
+export function storedJobRequest(mapped: unknown, filters: unknown, incremental?: unknown): JobRequest {
+  let copy: { mappedFields?: unknown; filters?: unknown; incremental?: unknown };
   try {
-    copy = JSON.parse(JSON.stringify({ mappedFields: mapped, filters })) as typeof copy;
+    copy = JSON.parse(JSON.stringify({ mappedFields: mapped, filters, incremental })) as typeof copy;
   } catch {
     throw new JobMessageError('json'); // a value JSON cannot hold (a bigint, a cycle)
   }
-  return parseJobRequest(copy.mappedFields, copy.filters);
+  return parseJobRequest(copy.mappedFields, copy.filters, copy.incremental);
 }
 
 /** Checks a request with the rules of a message body; throws JobMessageError. */
-export function parseJobRequest(mapped: unknown, filters: unknown): JobRequest {
+export function parseJobRequest(mapped: unknown, filters: unknown, incremental?: unknown): JobRequest {
   if (mapped !== undefined && mapped !== null && !isPlainObject(mapped)) throw new JobMessageError('json');
   if (!mapped || Object.keys(mapped).length === 0) throw new JobMessageError('empty_mapped_fields');
   for (const tables of Object.values(mapped)) {
@@ -109,7 +115,13 @@ export function parseJobRequest(mapped: unknown, filters: unknown): JobRequest {
     }
   }
   if (filters !== undefined && filters !== null && !isPlainObject(filters)) throw new JobMessageError('json');
-  return { mappedFields: mapped as MappedFields, ...(isPlainObject(filters) ? { filters } : {}) };
+  // A malformed incremental is refused, never dropped: dropping it would turn the job into a full extraction.
+  if (incremental !== undefined && incremental !== null && !isPlainObject(incremental)) throw new JobMessageError('json');
+  return {
+    mappedFields: mapped as MappedFields,
+    ...(isPlainObject(filters) ? { filters } : {}),
+    ...(isPlainObject(incremental) ? { incremental } : {}),
+  };
 }
 
 /** For a body that failed: the `jobId` header, a partial decode, then a pattern over the raw text. */

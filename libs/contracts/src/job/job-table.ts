@@ -2,6 +2,7 @@ import type { MappedFields } from '@fetcher/engine';
 import { RecordDirectory, type RecordSink, volatileRecords } from '@fetcher/platform';
 import type { JobLease, JobProgress } from './job-document';
 import type { JobFilters } from './job-request';
+import type { JobCursors, JobIncremental } from './job-incremental';
 
 /** The statuses both services give a job (each app names them in its own type, with these values). */
 export type StoredJobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'canceled';
@@ -17,12 +18,15 @@ export interface StoredJob {
   status: StoredJobStatus;
   readonly mappedFields: MappedFields;
   readonly filters?: JobFilters;
+  readonly incremental?: JobIncremental;
   metadata: Record<string, unknown>;
   readonly requestHash: string;
   readonly createdAt: Date;
   completedAt: Date | null;
   resultPath?: string;
   resultHmac?: string;
+  /** Written with `completed` for an incremental job: the positions the next job starts after. */
+  cursors?: JobCursors;
   dispatchedAt: Date | null;
   dispatchAttempts: number;
   dispatchLockUntil: Date | null;

@@ -10,17 +10,43 @@ import { isOrderableKind, positionBounds, toPosition } from '../incremental/posi
 import { getOwn, isNonBlankString, isPlainObject, isPositiveInteger, setOwn } from '../support/guards';
 import type { Selection } from './request-reader';
 
+interface TablePath {
+  readonly config: string;
+  readonly table: string;
+}
+
+/** Where a refusal points: the config alone (a malformed level), a table, or one of its fields. */
+export interface RefusalPath {
+  readonly config: string;
+  readonly table?: string;
+  readonly field?: string;
+}
+
+/**
+ * An incremental refusal: an ordinary `validation` EngineError whose reason and names stay readable
+ * as data, so that a host checking requests ahead of the planner (the Manager) need not parse text.
+ */
+export class IncrementalRefusedError extends EngineError {
+  constructor(
+    readonly refusal: IncrementalRefusal,
+    readonly path: RefusalPath,
+    message: string,
+  ) {
+    super('validation', message);
+  }
+}
+
 const KEYS: ReadonlySet<string> = new Set(['cursorField', 'tieBreaker', 'after', 'limit', 'nulls']);
 
 /** The shape checks that need no schema: run before any datasource is probed. */
 export function checkIncrementalShape(incremental: unknown, selection: Selection): void {
   if (incremental === undefined || incremental === null) return;
-  if (!isPlainObject(incremental)) throw refuse(IncrementalText.invalid, 'incremental');
+  if (!isPlainObject(incremental)) throw refuse(IncrementalText.invalid, { config: 'incremental' });
   for (const config of Object.keys(incremental).sort(compareUtf8)) {
     const byTable = incremental[config];
-    if (!isPlainObject(byTable)) throw refuse(IncrementalText.invalid, config);
+    if (!isPlainObject(byTable)) throw refuse(IncrementalText.invalid, { config });
     for (const table of Object.keys(byTable).sort(compareUtf8)) {
-      const path = `${config}.${table}`;
+      const path = { config, table };
       if (!selection.get(config)?.has(table)) throw refuse(IncrementalText.notMapped, path);
       const spec = byTable[table];
       if (!isPlainObject(spec) || Object.keys(spec).some((k) => !KEYS.has(k))) throw refuse(IncrementalText.invalid, path);
@@ -43,25 +69,25 @@ export function readConfigIncremental(
   if (!isPlainObject(byTable)) return undefined;
   const planned: Record<string, PlannedIncremental> = {};
   for (const table of Object.keys(byTable).sort(compareUtf8)) {
-    setOwn(planned, table, planTable(byTable[table] as Record<string, unknown>, `${configName}.${table}`, schemaOf(table)));
+    setOwn(planned, table, planTable(byTable[table] as Record<string, unknown>, { config: configName, table }, schemaOf(table)));
   }
   return Object.keys(planned).length > 0 ? planned : undefined;
 }
 
-function planTable(spec: Record<string, unknown>, path: string, schema: TableSchema | undefined): PlannedIncremental {
+function planTable(spec: Record<string, unknown>, path: TablePath, schema: TableSchema | undefined): PlannedIncremental {
   const cursorField = spec.cursorField as string;
   const nulls = spec.nulls === 'first' ? ('first' as const) : undefined;
   const cursor = column(schema, cursorField);
-  if (!cursor) throw refuse(IncrementalText.cursorNotFound, `${path}.${cursorField}`);
-  const cursorKind = orderableKind(cursor, `${path}.${cursorField}`);
-  if (cursor.nullable === true && nulls === undefined) throw refuse(IncrementalText.nullableCursor, `${path}.${cursorField}`);
+  if (!cursor) throw refuse(IncrementalText.cursorNotFound, { ...path, field: cursorField });
+  const cursorKind = orderableKind(cursor, { ...path, field: cursorField });
+  if (cursor.nullable === true && nulls === undefined) throw refuse(IncrementalText.nullableCursor, { ...path, field: cursorField });
 
   const tieBreaker = (spec.tieBreaker as string | undefined) ?? singleKey(schema);
   if (tieBreaker === undefined) throw refuse(IncrementalText.noTieBreaker, path);
   const key = column(schema, tieBreaker);
-  if (!key) throw refuse(IncrementalText.tieBreakerNotFound, `${path}.${tieBreaker}`);
-  const tieBreakerKind = orderableKind(key, `${path}.${tieBreaker}`);
-  if (key.nullable === true) throw refuse(IncrementalText.nullableTieBreaker, `${path}.${tieBreaker}`);
+  if (!key) throw refuse(IncrementalText.tieBreakerNotFound, { ...path, field: tieBreaker });
+  const tieBreakerKind = orderableKind(key, { ...path, field: tieBreaker });
+  if (key.nullable === true) throw refuse(IncrementalText.nullableTieBreaker, { ...path, field: tieBreaker });
 
   const plannedNulls = nulls === undefined ? {} : { nulls };
   const kinds = { cursorKind, tieBreakerKind, ...plannedNulls };
@@ -82,7 +108,7 @@ function column(schema: TableSchema | undefined, field: string): ColumnInfo | un
 }
 
 /** A text column orders by code point only when the connector says so; any collation may not. */
-function orderableKind(info: ColumnInfo, path: string): OrderableKind {
+function orderableKind(info: ColumnInfo, path: RefusalPath): OrderableKind {
   if (!isOrderableKind(info.kind)) throw refuse(IncrementalText.notOrderable, path);
   if (info.kind === 'string' && info.ordering !== 'binary') throw refuse(IncrementalText.collationOrder, path);
   return info.kind;
@@ -92,6 +118,7 @@ function singleKey(schema: TableSchema | undefined): string | undefined {
   return schema?.primaryKey?.length === 1 ? schema.primaryKey[0] : undefined;
 }
 
-function refuse(reason: IncrementalRefusal, path: string): EngineError {
-  return new EngineError('validation', incrementalText(reason, path));
+function refuse(reason: IncrementalRefusal, path: RefusalPath): IncrementalRefusedError {
+  const text = [path.config, path.table, path.field].filter((part) => part !== undefined).join('.');
+  return new IncrementalRefusedError(reason, path, incrementalText(reason, text));
 }

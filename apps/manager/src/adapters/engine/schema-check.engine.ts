@@ -1,8 +1,9 @@
 import { normaliseTableKey, parseDatasourceType, splitTableKey } from '@fetcher/connectors';
-import type { Engine, SchemaValidationReport, TenantContext } from '@fetcher/engine';
+import { incrementalInEngineKeys } from '@fetcher/contracts';
+import { incrementalProblem, type Engine, type SchemaSnapshot, type SchemaValidationReport, type TenantContext } from '@fetcher/engine';
 import { scopeFor, withSchemaScopes } from '../../engine/schema-scope';
 import type { ResolvedConnection } from '../../ports/connection-resolver.port';
-import type { SchemaCheck, SchemaProblem } from '../../ports/schema-check.port';
+import { IncrementalRefused, type SchemaCheck, type SchemaProblem } from '../../ports/schema-check.port';
 
 /**
  * The engine's schema validation for one datasource: request names become connector table keys
@@ -11,13 +12,14 @@ import type { SchemaCheck, SchemaProblem } from '../../ports/schema-check.port';
  * cache through `withSchemaScopes`.
  */
 export class EngineSchemaCheck implements SchemaCheck {
-  constructor(private readonly engine: Pick<Engine, 'validateSchema'>) {}
+  constructor(private readonly engine: Pick<Engine, 'validateSchema' | 'discoverSchema'>) {}
 
   async check(
     tenant: TenantContext,
     connection: ResolvedConnection,
     tables: ReadonlyMap<string, readonly string[]>,
     signal?: AbortSignal,
+    incremental?: Readonly<Record<string, unknown>>,
   ): Promise<SchemaProblem[]> {
     const ds = connection.configName;
     const type = parseDatasourceType(connection.descriptor.type);
@@ -33,13 +35,19 @@ export class EngineSchemaCheck implements SchemaCheck {
     }
     const keys = [...fieldsByKey.keys()];
     const scope = scopeFor(connection.descriptor.type, type === 'MONGODB' ? [] : keys.map((k) => splitTableKey(k).schema));
-    const report: SchemaValidationReport = await withSchemaScopes(new Map([[ds, scope]]), () =>
-      this.engine.validateSchema(
+    const options = signal ? { signal } : undefined;
+    let snapshot: SchemaSnapshot | undefined;
+    const report: SchemaValidationReport = await withSchemaScopes(new Map([[ds, scope]]), async () => {
+      const validated = await this.engine.validateSchema(
         tenant,
         { datasources: [{ configName: ds, tables: keys.map((k) => ({ name: k, fields: [...fieldsByKey.get(k)!] })) }] },
-        signal ? { signal } : undefined,
-      ),
-    );
+        options,
+      );
+      // The schema validation just cached (same scope), so this read costs no second discovery.
+      if (incremental && validated.valid) snapshot = await this.engine.discoverSchema(tenant, ds, options);
+      return validated;
+    });
+    if (snapshot && incremental) this.#checkIncremental(ds, type, fieldsByKey, incremental, snapshot, requestedByKey);
     const problems: SchemaProblem[] = [];
     for (const failure of report.failures) {
       const requested = requestedByKey.get(failure.table ?? '') ?? [];
@@ -54,5 +62,25 @@ export class EngineSchemaCheck implements SchemaCheck {
       }
     }
     return problems;
+  }
+
+  /** The engine's incremental rules on the discovered tables; a problem names the table as sent. */
+  #checkIncremental(
+    ds: string,
+    type: ReturnType<typeof parseDatasourceType>,
+    fieldsByKey: ReadonlyMap<string, Set<string>>,
+    incremental: Readonly<Record<string, unknown>>,
+    snapshot: SchemaSnapshot,
+    requestedByKey: ReadonlyMap<string, readonly string[]>,
+  ): void {
+    const tableKey = (_: string, table: string): string => (type ? normaliseTableKey(type, table) : table);
+    const mapped = { [ds]: Object.fromEntries([...fieldsByKey].map(([key, fields]) => [key, [...fields]])) };
+    const tablesByName = new Map(snapshot.tables.map((t) => [t.name, t]));
+    const problem = incrementalProblem(mapped, incrementalInEngineKeys({ [ds]: incremental }, tableKey, () => type === 'ORACLE'), (configName) =>
+      configName === ds ? (table) => tablesByName.get(table) : undefined,
+    );
+    if (!problem) return;
+    const asSent = problem.table !== undefined ? requestedByKey.get(problem.table)?.[0] : undefined;
+    throw new IncrementalRefused(asSent !== undefined ? { ...problem, table: asSent } : problem);
   }
 }

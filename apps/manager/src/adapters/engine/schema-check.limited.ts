@@ -19,11 +19,17 @@ export class LimitedSchemaCheck implements SchemaCheck {
     private readonly waitMs = SCHEMA_SLOT_WAIT_MS,
   ) {}
 
-  async check(tenant: TenantContext, connection: ResolvedConnection, tables: ReadonlyMap<string, readonly string[]>, signal?: AbortSignal): Promise<SchemaProblem[]> {
+  async check(
+    tenant: TenantContext,
+    connection: ResolvedConnection,
+    tables: ReadonlyMap<string, readonly string[]>,
+    signal?: AbortSignal,
+    incremental?: Readonly<Record<string, unknown>>,
+  ): Promise<SchemaProblem[]> {
     const release = await this.slots.acquire(dialSlotKey(tenant, connection), this.waitMs);
     if (!release) throw new EngineError('timeout', 'no dial slot came free for the schema check');
     try {
-      return await this.inner.check(tenant, connection, tables, signal);
+      return await this.inner.check(tenant, connection, tables, signal, incremental);
     } finally {
       release();
     }

@@ -5,7 +5,7 @@ import {
 } from '@fetcher/contracts';
 import type { MappedFields, TenantContext } from '@fetcher/engine';
 import { type Model, type mongo } from 'mongoose';
-import type { Job, JobFilters, JobStatus } from '../../jobs/job';
+import type { Job, JobFilters, JobIncremental, JobStatus } from '../../jobs/job';
 import type { CreateOutcome, DispatchClaim, InsertOutcome, JobListQuery, JobRepository, RetryOutcome, StaleClaim, StaleJob } from '../../ports/job-repository.port';
 import { JOB_MODEL } from './job.schema';
 import { isDuplicateKey, isIndexConflict, isNotFoundOnDrop } from './mongo-errors';
@@ -267,12 +267,14 @@ function toJob(doc: JobDoc): Job {
     status: read.status as JobStatus,
     mappedFields: (read.mappedFields ?? {}) as MappedFields,
     ...(hasKeys(read.filters) ? { filters: read.filters as JobFilters } : {}),
+    ...(hasKeys(read.incremental) ? { incremental: read.incremental as JobIncremental } : {}),
     metadata: read.metadata,
     requestHash: read.requestHash ?? '',
     createdAt: read.createdAt as Date,
     completedAt: read.completedAt ?? null,
     ...(read.resultPath !== undefined ? { resultPath: read.resultPath } : {}),
     ...(read.resultHmac !== undefined ? { resultHmac: read.resultHmac } : {}),
+    ...(read.cursors !== undefined ? { cursors: read.cursors } : {}),
     dispatchedAt: read.dispatchedAt ?? null,
     dispatchAttempts: read.dispatchAttempts ?? 0,
     ...(read.progress ? { progress: read.progress } : {}),

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import type { SchemaCache, SchemaSnapshot, TenantContext } from '@fetcher/engine';
+import type { ColumnInfo, SchemaCache, SchemaSnapshot, TableSchema, TenantContext } from '@fetcher/engine';
 import type { Redis } from 'ioredis';
 import { MANAGER_CONFIG, type ManagerConfig } from '../../config/manager.config';
 import { requestedScope } from '../../engine/schema-scope';
@@ -7,13 +7,24 @@ import { CLOCK, type Clock } from '../../ports/clock.port';
 import type { SchemaCacheInvalidator } from '../../ports/schema-cache-invalidator.port';
 import { REDIS_CLIENT, REDIS_KEY_PREFIX } from './redis.module';
 
-/** The stored form: one hash per config name, one field per scope. */
+/**
+ * The stored form: one hash per config name, one field per scope. `columnInfo` and `primaryKey` are
+ * additions to the original layout (readers that know only `columns` still read it): job creation
+ * checks an incremental request's cursor against the column's type and nullability and its primary key.
+ */
 interface CachedSchema {
   readonly configName: string;
   readonly scope: string;
-  readonly tables: Record<string, { readonly tableName: string; readonly columns: Record<string, true> }>;
+  readonly tables: Record<string, CachedTable>;
   readonly cachedAt: string;
   readonly expiresAt: string;
+}
+
+interface CachedTable {
+  readonly tableName: string;
+  readonly columns: Record<string, true>;
+  readonly columnInfo?: Record<string, Omit<ColumnInfo, 'name'>>;
+  readonly primaryKey?: readonly string[];
 }
 
 export const SCHEMA_PROBE_INTERVAL_MS = 10_000;
@@ -101,7 +112,7 @@ export class RedisSchemaCache implements SchemaCache, SchemaCacheInvalidator, On
     if (!entry || Date.parse(entry.expiresAt) <= this.clock.now().getTime()) return undefined;
     return {
       configName,
-      tables: Object.values(entry.tables).map((t) => ({ name: t.tableName, fields: Object.keys(t.columns).sort() })),
+      tables: Object.values(entry.tables).map(fromCached),
       capturedAt: entry.cachedAt,
     };
   }
@@ -113,9 +124,7 @@ export class RedisSchemaCache implements SchemaCache, SchemaCacheInvalidator, On
     const entry: CachedSchema = {
       configName: snapshot.configName,
       scope: scope.field,
-      tables: Object.fromEntries(
-        snapshot.tables.map((t) => [t.name, { tableName: t.name, columns: Object.fromEntries(t.fields.map((f) => [f, true as const])) }]),
-      ),
+      tables: Object.fromEntries(snapshot.tables.map((t) => [t.name, toCached(t)])),
       cachedAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.ttlMs).toISOString(),
     };
@@ -154,4 +163,27 @@ export class RedisSchemaCache implements SchemaCache, SchemaCacheInvalidator, On
     this.redisHealthy = false;
     this.logger.warn('schema cache: Redis call failed, using the in-process cache until the probe succeeds');
   }
+}
+
+function toCached(table: TableSchema): CachedTable {
+  const info = table.columns?.map(({ name, ...facts }) => [name, facts] as const);
+  return {
+    tableName: table.name,
+    columns: Object.fromEntries(table.fields.map((f) => [f, true as const])),
+    ...(info && info.length > 0 ? { columnInfo: Object.fromEntries(info) } : {}),
+    ...(table.primaryKey ? { primaryKey: [...table.primaryKey] } : {}),
+  };
+}
+
+/** An entry written without `columnInfo` (by an older version) reads as fields only, as it was written. */
+function fromCached(table: CachedTable): TableSchema {
+  const fields = Object.keys(table.columns).sort();
+  const info = table.columnInfo;
+  const columns = info ? fields.filter((f) => Object.hasOwn(info, f)).map((f) => ({ name: f, ...info[f] })) : [];
+  return {
+    name: table.tableName,
+    fields,
+    ...(columns.length > 0 ? { columns } : {}),
+    ...(Array.isArray(table.primaryKey) ? { primaryKey: table.primaryKey } : {}),
+  };
 }

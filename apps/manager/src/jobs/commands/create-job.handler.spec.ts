@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
-import { createTenantContext } from '@fetcher/engine';
+import { buildJobMessage } from '@fetcher/contracts';
+import { createTenantContext, IncrementalText } from '@fetcher/engine';
 import { KeyRing } from '@fetcher/platform';
 import { withFaults } from '@fetcher/platform/testing';
 import { EnvInternalDatasources } from '../../adapters/config/internal-datasources.env';
@@ -9,6 +10,7 @@ import type { ManagerConfig } from '../../config/manager.config';
 import { ConnectionDirectory } from '../../connections/connection-directory';
 import type { AppError } from '../../errors/app-error';
 import type { StoredConnection } from '../../ports/connection-repository.port';
+import { IncrementalRefused } from '../../ports/schema-check.port';
 import { FakeClock } from '../../testing/fake-clock';
 import { FakeConnectivityCheck, FakeSchemaCheck } from '../../testing/fake-connections';
 import { RecordingJobPublisher } from '../../testing/recording-job-publisher';
@@ -333,6 +335,67 @@ describe(CreateJobHandler.name, () => {
           "filter on 'pg-main.transactions.amount': operator 'between' needs exactly 2 values, got 1; " +
           "filter on 'pg-main.transactions.id': operator 'lt' needs exactly 1 value, got 2",
       );
+    });
+  });
+
+  describe('incremental (FET-0418)', () => {
+    const cursor = { cursorField: 'updated_at', after: { value: '2026-01-01T00:00:00Z', key: '7' } };
+    const withIncremental = (incremental: unknown, mappedFields: unknown = { 'pg-main': { transactions: ['id', 'amount'] } }) =>
+      aJobRequest({ dataRequest: { mappedFields, incremental } });
+
+    it('stores and publishes the incremental choice as sent, and checks it with the schema of its datasource', async () => {
+      const { run, jobs, publisher, schema } = setup();
+      const { job } = await run(withIncremental({ 'pg-main': { 'public.transactions': cursor } }));
+      expect((await jobs.findById(tenant, job.id))?.incremental).toEqual({ 'pg-main': { 'public.transactions': cursor } });
+      expect(publisher.published[0].job.incremental).toEqual({ 'pg-main': { 'public.transactions': cursor } });
+      expect(JSON.parse(buildJobMessage(publisher.published[0].job).toString('utf8'))).toMatchObject({ incremental: { 'pg-main': { 'public.transactions': cursor } } });
+      expect(schema.checked).toEqual([{ configName: 'pg-main', tables: ['transactions'], bounded: true, incremental: { 'public.transactions': cursor } }]);
+    });
+
+    it('deduplicates on the incremental parameters: another after is another job, the same one the same job', async () => {
+      const { run } = setup();
+      const first = await run(withIncremental({ 'pg-main': { transactions: cursor } }));
+      const full = await run();
+      const next = await run(withIncremental({ 'pg-main': { transactions: { ...cursor, after: { value: '2026-01-02T00:00:00Z', key: '9' } } } }));
+      const again = await run(withIncremental({ 'pg-main': { transactions: cursor } }));
+      expect(new Set([first.job.id, full.job.id, next.job.id]).size).toBe(3);
+      expect(again).toMatchObject({ job: { id: first.job.id }, duplicate: true });
+    });
+
+    it.each([
+      ['an unknown key', { transactions: { cursorField: 'updated_at', lag: 5 } }, 'incremental request is invalid: pg-main.transactions'],
+      ['a blank cursor field', { transactions: { cursorField: ' ' } }, 'incremental request is invalid: pg-main.transactions'],
+      ['a limit that is not a positive integer', { transactions: { cursorField: 'updated_at', limit: 0 } }, 'incremental limit must be a positive integer: pg-main.transactions'],
+      ['a table the request does not map', { invoices: { cursorField: 'updated_at' } }, 'incremental table is not in mappedFields: pg-main.invoices'],
+      ['a level that is not an object', { transactions: 'updated_at' }, 'incremental request is invalid: pg-main.transactions'],
+    ])('refuses %s with a 400 naming the table, storing and dialling nothing', async (_name, tables, message) => {
+      const { run, jobs, connectivity } = setup();
+      const error = (await run(withIncremental({ 'pg-main': tables })).catch((e: unknown) => e)) as AppError;
+      expect(error).toMatchObject({ code: 'FET-0418', title: 'Invalid Incremental Request', message, category: 'validation' });
+      expect(error.errors).toEqual([expect.objectContaining({ dataSourceId: 'pg-main', table: Object.keys(tables)[0], message })]);
+      expect(jobs.all(tenant)).toEqual([]);
+      expect(connectivity.checked).toEqual([]);
+    });
+
+    it('refuses incremental that is not an object as a body that does not parse', () => {
+      expect(parseCreateJobRequest({ dataRequest: { mappedFields: {}, incremental: [] } }).ok).toBe(false);
+      expect(parseCreateJobRequest({ dataRequest: { mappedFields: {}, incremental: null } }).ok).toBe(true);
+    });
+
+    it('refuses what the schema check finds wrong with the cursor as FET-0418, not as an inconclusive check', async () => {
+      const { run, schema, jobs } = setup();
+      const problem = {
+        reason: IncrementalText.nullableCursor,
+        configName: 'pg-main',
+        table: 'transactions',
+        field: 'updated_at',
+        message: `${IncrementalText.nullableCursor}: pg-main.transactions.updated_at`,
+      };
+      schema.failWith = new IncrementalRefused(problem);
+      const error = (await run(withIncremental({ 'pg-main': { transactions: { cursorField: 'updated_at' } } })).catch((e: unknown) => e)) as AppError;
+      expect(error).toMatchObject({ code: 'FET-0418', message: problem.message });
+      expect(error.errors).toEqual([{ dataSourceId: 'pg-main', table: 'transactions', field: 'updated_at', reason: problem.reason, message: problem.message }]);
+      expect(jobs.all(tenant)).toEqual([]);
     });
   });
 

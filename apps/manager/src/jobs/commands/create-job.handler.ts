@@ -8,9 +8,9 @@ import { CONNECTION_RESOLVER, type ConnectionResolver, type ResolvedConnection }
 import { CONNECTIVITY_CHECK, type ConnectivityCheck } from '../../ports/connectivity-check.port';
 import { JOB_PUBLISHER, type JobPublisher } from '../../ports/job-publisher.port';
 import { JOB_REPOSITORY, type JobRepository } from '../../ports/job-repository.port';
-import { SCHEMA_CHECK, type SchemaCheck, type SchemaProblem, sortSchemaProblems } from '../../ports/schema-check.port';
+import { IncrementalRefused, SCHEMA_CHECK, type SchemaCheck, type SchemaProblem, sortSchemaProblems } from '../../ports/schema-check.port';
 import type { Job } from '../job';
-import { checkDataRequest, checkFilterReferences, checkFilters, requireMappedFields, requireSource } from '../job-request.rules';
+import { checkDataRequest, checkFilterReferences, checkFilters, checkIncremental, requireMappedFields, requireSource } from '../job-request.rules';
 import { requestHash } from '../request-hash';
 import { CreateJobCommand, type CreateJobResult } from './create-job.command';
 import { describeError as describe, publishNewJob } from './publish-new-job';
@@ -40,7 +40,7 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
   async execute({ tenant, request }: CreateJobCommand): Promise<CreateJobResult> {
     const mappedFields = requireMappedFields(request.mappedFields);
     // The hash comes before the remaining rules on purpose: it covers the cleaned request exactly as stored.
-    const hash = requestHash({ mappedFields, filters: request.filters, metadata: request.metadata });
+    const hash = requestHash({ mappedFields, filters: request.filters, incremental: request.incremental, metadata: request.metadata });
     checkDataRequest(mappedFields);
     const source = requireSource(request.metadata);
     checkFilterReferences(request.filterDatasources, mappedFields);
@@ -60,11 +60,13 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
 
     const connections = await this.#resolve(tenant, mappedFields);
     checkOwnership(connections, source);
-    checkFilters(mappedFields, request.filters, new Map(connections.map((c) => [c.configName, c.descriptor.type])));
+    const types = new Map(connections.map((c) => [c.configName, c.descriptor.type]));
+    checkFilters(mappedFields, request.filters, types);
+    const incremental = checkIncremental(mappedFields, request.incremental, types);
     await this.#checkConnectivity(tenant, connections);
-    await this.#checkSchema(tenant, connections, mappedFields);
+    await this.#checkSchema(tenant, connections, mappedFields, incremental);
 
-    const job = pendingJob(mappedFields, request, hash, this.clock.now());
+    const job = pendingJob(mappedFields, { ...request, incremental }, hash, this.clock.now());
     const existing = await this.#insert(tenant, job);
     if (existing) return { job: existing, duplicate: true };
     await this.#publish(tenant, job);
@@ -111,14 +113,23 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
    * after the dial succeeded) proves nothing either way: the job is accepted and the Worker checks
    * again. Internal datasources are skipped, as for the dial.
    */
-  async #checkSchema(tenant: TenantContext, connections: readonly ResolvedConnection[], mappedFields: MappedFields): Promise<void> {
+  async #checkSchema(
+    tenant: TenantContext,
+    connections: readonly ResolvedConnection[],
+    mappedFields: MappedFields,
+    incremental: Job['incremental'],
+  ): Promise<void> {
     const problems: SchemaProblem[] = [];
     for (const connection of connections) {
       if (connection.internal) continue;
       const tables = new Map(Object.entries(mappedFields[connection.configName] ?? {}).filter(([, fields]) => fields.length > 0));
+      const ownIncremental = incremental && Object.hasOwn(incremental, connection.configName) ? incremental[connection.configName] : undefined;
       try {
-        problems.push(...(await this.schema.check(tenant, connection, tables, AbortSignal.timeout(SCHEMA_CHECK_TIMEOUT_MS))));
+        const signal = AbortSignal.timeout(SCHEMA_CHECK_TIMEOUT_MS);
+        problems.push(...(await this.schema.check(tenant, connection, tables, signal, ownIncremental)));
       } catch (error) {
+        // The cursor cannot run on the table as it is: as certain as a missing field, so refused here.
+        if (error instanceof IncrementalRefused) throw Errors.invalidIncremental(error.problem);
         this.#logger.warn(`schema check of '${connection.configName}' inconclusive, left to the Worker: ${describe(error)}`);
       }
     }
@@ -158,7 +169,7 @@ function checkOwnership(connections: readonly ResolvedConnection[], source: stri
 
 function pendingJob(
   mappedFields: MappedFields,
-  request: { filters: Job['filters']; metadata?: Job['metadata'] },
+  request: { filters: Job['filters']; incremental?: Job['incremental']; metadata?: Job['metadata'] },
   hash: string,
   now: Date,
 ): Job {
@@ -167,6 +178,7 @@ function pendingJob(
     status: 'pending',
     mappedFields,
     ...(request.filters && Object.keys(request.filters).length > 0 ? { filters: request.filters } : {}),
+    ...(request.incremental && Object.keys(request.incremental).length > 0 ? { incremental: request.incremental } : {}),
     metadata: request.metadata ?? {},
     requestHash: hash,
     createdAt: now,

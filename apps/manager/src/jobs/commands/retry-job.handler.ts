@@ -59,6 +59,7 @@ function retryOf(original: Job, now: Date): Job & { readonly retryOf: string } {
     status: 'pending',
     mappedFields: original.mappedFields,
     ...(original.filters !== undefined ? { filters: original.filters } : {}),
+    ...(original.incremental !== undefined ? { incremental: original.incremental } : {}),
     metadata,
     requestHash: original.requestHash,
     createdAt: now,

@@ -15,6 +15,11 @@ export interface CreateJobRequest {
    * create-job handler refuses those (FET-0415) rather than extracting unfiltered.
    */
   readonly filters: JobFilters;
+  /**
+   * Absent when missing or null; otherwise the JSON object as sent (datasource -> table -> choice),
+   * for the incremental rules to check: unlike filters, nothing in it is cleaned up or dropped.
+   */
+  readonly incremental?: Readonly<Record<string, unknown>>;
   /** Every datasource key the request's `filters` named, kept before the clean-up for the reference check. */
   readonly filterDatasources: readonly string[];
   /** Absent when missing or null; any JSON object otherwise. */
@@ -39,12 +44,14 @@ export function parseCreateJobRequest(body: unknown): ParseResult {
     const dataRequest = object(root.dataRequest);
     const mappedFields = dataRequest === undefined ? undefined : parseMappedFields(dataRequest.mappedFields);
     const { filters, datasources } = parseFilters(dataRequest?.filters);
+    const incremental = object(dataRequest?.incremental);
     const metadata = object(root.metadata);
     return {
       ok: true,
       request: {
         ...(mappedFields !== undefined ? { mappedFields } : {}),
         filters,
+        ...(incremental !== undefined ? { incremental } : {}),
         filterDatasources: datasources,
         ...(metadata !== undefined ? { metadata } : {}),
       },

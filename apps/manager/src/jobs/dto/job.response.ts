@@ -20,12 +20,23 @@ export class JobResponse {
   mappedFields!: Job['mappedFields'];
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
   filters?: Job['filters'];
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'The request\'s incremental choice (datasource -> table -> {cursorField, tieBreaker?, after?, limit?, nulls?}), as sent' })
+  incremental?: Job['incremental'];
   @ApiProperty({ enum: ['pending', 'processing', 'completed', 'failed', 'canceled'] })
   status!: Job['status'];
   @ApiPropertyOptional()
   resultPath?: string;
   @ApiPropertyOptional()
   resultHmac?: string;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: { type: 'object', additionalProperties: { type: 'object', nullable: true, properties: { value: {}, key: {} } } },
+    description:
+      "Completed incremental jobs only: datasource -> table -> the last {value, key} position reached, to copy verbatim into the next request's `after`. " +
+      'A table without new rows keeps the `after` it was given; null when it had neither rows nor an `after`',
+    example: { 'pg-main': { transactions: { value: '2026-03-01T10:00:00.123456Z', key: '4711' } } },
+  })
+  cursors?: Job['cursors'];
   @ApiPropertyOptional({ description: 'Lower-case hex SHA-256 of the canonical request' })
   requestHash?: string;
   @ApiProperty({ format: 'date-time' })
@@ -55,9 +66,11 @@ export function jobResponse(job: Job): JobResponse {
   if (metadata) response.metadata = metadata;
   response.mappedFields = job.mappedFields;
   if (job.filters && Object.keys(job.filters).length > 0) response.filters = job.filters;
+  if (job.incremental) response.incremental = job.incremental;
   response.status = job.status;
   if (job.resultPath) response.resultPath = job.resultPath;
   if (job.resultHmac) response.resultHmac = job.resultHmac;
+  if (job.cursors) response.cursors = job.cursors;
   if (job.requestHash) response.requestHash = job.requestHash;
   response.createdAt = job.createdAt.toISOString();
   if (job.completedAt) response.completedAt = job.completedAt.toISOString();

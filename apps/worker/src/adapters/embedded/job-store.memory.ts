@@ -49,6 +49,7 @@ export class MemoryJobStore implements JobStore {
     job.completedAt = write.completedAt;
     if (write.resultPath) job.resultPath = write.resultPath;
     if (write.resultHmac) job.resultHmac = write.resultHmac;
+    if (write.cursors) job.cursors = structuredClone(write.cursors);
     if (write.progress) job.progress = { ...write.progress };
     job.metadata = {
       ...job.metadata,

@@ -118,6 +118,7 @@ export class MongoJobStore implements JobStore {
     };
     if (write.resultPath) set.result_path = write.resultPath;
     if (write.resultHmac) set.result_hmac = write.resultHmac;
+    if (write.cursors) set.cursors = write.cursors;
     if (write.error !== undefined) set['metadata.error'] = write.error;
     if (write.progress) set.progress = encodeProgress(write.progress);
     try {
@@ -189,6 +190,7 @@ function toRecord(doc: Document): JobRecord {
     metadata: read.metadata,
     ...('mappedFields' in read ? { mappedFields: read.mappedFields } : {}),
     ...('filters' in read ? { filters: read.filters } : {}),
+    ...('incremental' in read ? { incremental: read.incremental } : {}),
     ...(read.createdAt ? { createdAt: read.createdAt } : {}),
     ...(read.completedAt ? { completedAt: read.completedAt } : {}),
     ...(read.lease ? { lease: read.lease } : {}),

@@ -80,7 +80,7 @@ export class JobRun {
       const tenantId = delivery.tenantHeader === '' ? 'default' : delivery.tenantHeader;
       if (tenantId.includes('/')) throw new WorkerError(WorkerCodes.tenantWithSlash);
       if (!isTenantId(tenantId)) throw new JobFailure('process failed: tenant id is invalid', false);
-      const request = storedJobRequest(job.mappedFields, job.filters);
+      const request = storedJobRequest(job.mappedFields, job.filters, job.incremental);
       const resolved = await this.deps.resolver.resolve(Object.keys(request.mappedFields));
       secrets = resolved.flatMap((r) => r.secretValues);
       if (resolved.length === 0) throw new JobFailure('No connections found for config names', false);
@@ -113,8 +113,9 @@ export class JobRun {
 
       const completedAt = clock.now();
       const reference = { path: resultPath, sizeBytes: result.reference.sizeBytes, rowCount: result.reference.rowCount, hmac: sealed.hmac };
-      const payload = completedPayload(jobId, metadata, reference, completedAt.getTime() - started.getTime(), completedAt);
-      const write = { status: 'completed', completedAt, resultPath, resultHmac: sealed.hmac, eventPayload: payload } as const;
+      const cursors = result.cursors;
+      const payload = completedPayload(jobId, metadata, reference, completedAt.getTime() - started.getTime(), completedAt, cursors);
+      const write = { status: 'completed', completedAt, resultPath, resultHmac: sealed.hmac, ...(cursors ? { cursors } : {}), eventPayload: payload } as const;
       const written = await terminals.writeLeased(jobId, lease.token, write, metadata);
       if (!written) return HANDLED; // the lease was lost: the job is someone else's now
       return terminals.announce(jobId, written, delivery.requestId, HANDLED);

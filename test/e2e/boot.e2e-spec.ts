@@ -37,12 +37,20 @@ describe('the built Manager boots, answers /health and stops on SIGTERM', () => 
     expect(stderr).not.toContain('private-host');
   });
 
-  it('manager refuses multi-tenant mode with a clear message', async () => {
-    const child = runApp('manager', { ...managerEnv(mongo.uri, 1), MULTI_TENANT_ENABLED: 'true' });
+  it('manager checks the multi-tenant settings, then refuses to serve tenants with a clear message', async () => {
+    const child = runApp('manager', {
+      ...managerEnv(mongo.uri, 1),
+      ENV_NAME: 'staging',
+      MULTI_TENANT_ENABLED: 'true',
+      MULTI_TENANT_URL: 'https://tenant-manager.invalid',
+      MULTI_TENANT_SERVICE_API_KEY: 'key',
+      MULTI_TENANT_REDIS_HOST: 'events.invalid',
+      MULTI_TENANT_JWKS_URL: 'https://auth.invalid/jwks.json',
+    });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const [code] = (await once(child, 'exit')) as [number | null];
     expect(code).toBe(1);
-    expect(stderr).toContain('MULTI_TENANT_ENABLED: multi-tenant mode is not available in this release');
+    expect(stderr).toContain('MULTI_TENANT_ENABLED: the multi-tenant settings are valid, but this release cannot serve tenants yet');
   });
 });

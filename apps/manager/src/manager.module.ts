@@ -31,6 +31,7 @@ import { RedisSchemaCache } from './adapters/redis/schema-cache.redis';
 import { MANAGER_CONFIG, type ManagerConfig, mongoSettings } from './config/manager.config';
 import { PLUGIN_AUTH_OPTIONS } from './auth/plugin-auth.options';
 import { PluginAuthorizer } from './auth/plugin-authorizer';
+import { tenantGuardProviders } from './auth/tenant-guard.providers';
 import { ConnectionDirectory } from './connections/connection-directory';
 import { CONNECTION_CONTROLLERS, CONNECTION_HANDLERS } from './connections/connection.handlers';
 import { ErrorFilter } from './http/error.filter';
@@ -40,7 +41,8 @@ import { CONNECTION_REPOSITORY } from './ports/connection-repository.port';
 import { CONNECTION_RESOLVER } from './ports/connection-resolver.port';
 import { INTERNAL_DATASOURCES } from './ports/internal-datasources.port';
 import { RATE_LIMITER } from './ports/rate-limiter.port';
-import { TELEMETRY, TelemetryShutdown } from '@fetcher/platform';
+import { ConfigError, TELEMETRY, TelemetryShutdown } from '@fetcher/platform';
+import { MULTI_TENANT_NOT_SERVED } from '@fetcher/contracts';
 import { SCHEMA_CACHE_INVALIDATOR } from './ports/schema-cache-invalidator.port';
 
 export interface ManagerModuleOptions {
@@ -73,6 +75,9 @@ export interface ManagerInfrastructure {
 @Module({})
 export class ManagerModule {
   static forRoot(config: ManagerConfig, options: ManagerModuleOptions = {}): DynamicModule {
+    // The tenant guard is ready, but the per-tenant stores and vhosts are not bound here yet: serving
+    // multi-tenant requests from the shared store would mix tenants, so the service does not start.
+    if (config.tenancy.multiTenant) throw new ConfigError([MULTI_TENANT_NOT_SERVED]);
     const telemetry = options.telemetry ?? null;
     return {
       module: ManagerModule,
@@ -105,6 +110,7 @@ export class ManagerModule {
         probesProvider,
         { provide: PLUGIN_AUTH_OPTIONS, useValue: config.pluginAuth },
         PluginAuthorizer,
+        ...tenantGuardProviders(config.tenancy),
         // Connections
         { provide: CONNECTION_REPOSITORY, useClass: MongoConnectionRepository },
         { provide: ACTIVE_EXECUTION_CHECKER, useClass: MongoActiveExecutionChecker },

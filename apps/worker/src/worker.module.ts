@@ -1,6 +1,6 @@
 import { type DynamicModule, Module, type ModuleMetadata, type Provider } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { JOB_CONTROL_EXCHANGE } from '@fetcher/contracts';
+import { JOB_CONTROL_EXCHANGE, MULTI_TENANT_NOT_SERVED } from '@fetcher/contracts';
 import { createConnectorRegistry } from '@fetcher/connectors';
 import {
   assertFetcherTopology,
@@ -46,7 +46,7 @@ import { CONNECTION_RESOLVER } from './ports/connection-resolver.port';
 import { EVENT_PUBLISHER } from './ports/event-publisher.port';
 import { JOB_STORE } from './ports/job-store.port';
 import { RESULT_STORE } from './ports/result-store.port';
-import { TELEMETRY, TelemetryShutdown } from '@fetcher/platform';
+import { ConfigError, TELEMETRY, TelemetryShutdown } from '@fetcher/platform';
 
 /** Progress is written at most this often while a job runs. */
 const PROGRESS_INTERVAL_MS = 2_000;
@@ -72,6 +72,9 @@ export interface WorkerInfrastructure {
 @Module({})
 export class WorkerModule {
   static forRoot(config: WorkerConfig, infrastructure?: WorkerInfrastructure, telemetry: Telemetry | null = null): DynamicModule {
+    // Per-tenant consumers, stores and vhosts are not bound here yet: consuming the shared queue for
+    // several tenants would mix them, so the service does not start in multi-tenant mode.
+    if (config.tenancy.multiTenant) throw new ConfigError([MULTI_TENANT_NOT_SERVED]);
     const settings: JobSettings = {
       leaseTtlMs: config.jobs.leaseTtlMs,
       leaseOwner: config.jobs.leaseOwner,

@@ -25,6 +25,22 @@ export { MONGO_CREDENTIALS, MONGO_ENV, MONGO_ENV_EMBEDDED, mongoSettingsFrom, mo
 export { RABBITMQ_CREDENTIALS, RABBITMQ_ENV, rabbitmqSettingsFrom, rabbitmqTlsRequirement, type RabbitmqSettings } from './config/rabbitmq-env';
 export { telemetryEnv, telemetrySettingsFrom } from './config/telemetry-env';
 export {
+  MULTI_TENANT_NOT_SERVED,
+  SINGLE_TENANT_ID,
+  TENANCY_ENV,
+  TENANCY_TOKEN_ENV,
+  TENANCY_WORKER_ENV,
+  TENANT_TOKEN_ALGORITHMS,
+  tenancyChecks,
+  tenancySettingsFrom,
+  tenancyTlsRequirements,
+  tenantTokenSettingsFrom,
+  type MultiTenancy,
+  type SingleTenancy,
+  type TenantTokenAlgorithm,
+  type TenantTokenSettings,
+} from './config/tenancy-env';
+export {
   buildJobCancelMessage, CANCEL_REQUESTED_AT_FIELD, CANCELED_STATUS, canceledEventPayload, encodeCancelRequest, JOB_CANCEL_TYPE, JOB_CONTROL_EXCHANGE,
   JOB_CONTROL_ROUTING_KEY, parseJobControlMessage, type CanceledProgress, type JobCancelMessage,
 } from './job/job-control';

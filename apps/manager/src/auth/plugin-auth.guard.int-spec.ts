@@ -7,6 +7,7 @@ import { Authorize } from './authorize.decorator';
 import { logPluginAuthConnectivity } from './plugin-auth.health';
 import { PLUGIN_AUTH_OPTIONS, type PluginAuthOptions } from './plugin-auth.options';
 import { PluginAuthorizer } from './plugin-authorizer';
+import { tenantGuardProviders } from './tenant-guard.providers';
 
 interface AuthCall { body: Record<string, unknown>; authorization: string | undefined }
 type AuthAnswer = { status: number; body: string; contentType?: string } | 'hang-up';
@@ -56,7 +57,12 @@ const userToken = jwt({ type: 'normal-user', owner: 'acme', sub: 'u-1' });
 async function startApp(options: PluginAuthOptions): Promise<{ app: NestFastifyApplication; url: string }> {
   @Module({
     controllers: [ConnectionsController, ProbeController],
-    providers: [{ provide: PLUGIN_AUTH_OPTIONS, useValue: options }, PluginAuthorizer, { provide: APP_FILTER, useClass: CatchAllFilter }],
+    providers: [
+      { provide: PLUGIN_AUTH_OPTIONS, useValue: options },
+      PluginAuthorizer,
+      ...tenantGuardProviders({ multiTenant: false, tenantId: 'default' }),
+      { provide: APP_FILTER, useClass: CatchAllFilter },
+    ],
   })
   class AuthTestModule {}
   const app = await NestFactory.create<NestFastifyApplication>(AuthTestModule, new FastifyAdapter(), { logger: false });

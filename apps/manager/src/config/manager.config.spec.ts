@@ -1,6 +1,6 @@
 import { ConfigError } from '@fetcher/platform';
 import { aMasterKey } from '../testing/manager-test-env';
-import { loadManagerConfig, mongoSettings, MULTI_TENANT_UNAVAILABLE } from './manager.config';
+import { loadManagerConfig, mongoSettings } from './manager.config';
 
 const required = () => ({ APP_ENC_KEY: aMasterKey(), MONGO_NAME: 'Fetcher', RABBITMQ_FETCHER_WORK_QUEUE: 'fetcher.q' });
 
@@ -62,8 +62,31 @@ describe(loadManagerConfig.name, () => {
     expect(problems.join('\n')).toMatch(/RABBITMQ_FETCHER_WORK_QUEUE/);
   });
 
-  it('refuses multi-tenant mode with a clear message', () => {
-    expect(problemsOf({ ...required(), MULTI_TENANT_ENABLED: 'true' })).toContain(MULTI_TENANT_UNAVAILABLE);
+  it('reads multi-tenant mode into the typed tenancy section, with token verification', () => {
+    const sut = loadManagerConfig({
+      ...required(),
+      ENV_NAME: 'production',
+      MULTI_TENANT_ENABLED: 'true',
+      MULTI_TENANT_URL: 'http://tenant-manager:8080',
+      MULTI_TENANT_ALLOW_INSECURE_HTTP: 'true',
+      MULTI_TENANT_SERVICE_API_KEY: 'k',
+      MULTI_TENANT_REDIS_HOST: 'events',
+      MULTI_TENANT_JWKS_URL: 'https://auth/jwks',
+      MULTI_TENANT_JWT_ISSUER: 'https://auth',
+    });
+    expect(sut.tenancy).toMatchObject({
+      multiTenant: true,
+      tenantManager: { url: 'http://tenant-manager:8080', apiKey: 'k', allowInsecureHttp: true },
+      events: { channel: 'tenant-events:production:' },
+      tokens: { jwksUrl: 'https://auth/jwks', algorithms: ['RS256', 'ES256'], issuer: 'https://auth' },
+    });
+    expect(Object.isFrozen(sut.tenancy)).toBe(true);
+  });
+
+  it('names each missing multi-tenant prerequisite, the ENV_NAME rule included', () => {
+    const problems = problemsOf({ ...required(), MULTI_TENANT_ENABLED: 'true' }).join('\n');
+    for (const variable of ['MULTI_TENANT_URL', 'MULTI_TENANT_SERVICE_API_KEY', 'MULTI_TENANT_REDIS_HOST', 'MULTI_TENANT_JWKS_URL']) expect(problems).toContain(`${variable}: `);
+    expect(problems).toContain('ENV_NAME: must be staging or production');
   });
 
   it('names the variable but never the value', () => {

@@ -13,6 +13,15 @@ import {
   type InternalDatasourceSettings,
   telemetryEnv,
   telemetrySettingsFrom,
+  TENANCY_ENV,
+  TENANCY_TOKEN_ENV,
+  tenancyChecks,
+  tenancySettingsFrom,
+  tenancyTlsRequirements,
+  tenantTokenSettingsFrom,
+  type MultiTenancy,
+  type SingleTenancy,
+  type TenantTokenSettings,
 } from '@fetcher/contracts';
 import { parseDatasourceType, sslModesFor, type DatasourceType } from '@fetcher/connectors';
 import {
@@ -45,8 +54,7 @@ const port = (fallback?: number) => envInt({ min: 1, max: 65_535, ...(fallback =
 
 /**
  * Every variable the Manager reads. Blank values count as unset; messages name the variable and
- * the rule, never the value. Multi-tenant variables other than MULTI_TENANT_ENABLED are not read:
- * this release refuses multi-tenant mode.
+ * the rule, never the value.
  */
 export const MANAGER_ENV_SCHEMA = z.object({
   ENV_NAME: z.string().default('local'),
@@ -73,7 +81,8 @@ export const MANAGER_ENV_SCHEMA = z.object({
   REDIS_TLS: envBool(false),
   REDIS_CA_CERT: z.base64({ error: 'must be base64' }).optional(),
 
-  MULTI_TENANT_ENABLED: envBool(false).refine((on) => !on, { error: 'multi-tenant mode is not available in this release' }),
+  ...TENANCY_ENV,
+  ...TENANCY_TOKEN_ENV,
 
   HOST_SAFETY_ALLOWLIST: envHostAllowlist().optional(),
   HOST_SAFETY_ALLOW_PRIVATE: envBool(true),
@@ -121,6 +130,7 @@ const checks = (embeddedStore: boolean): readonly EnvCheck[] => [
     // A missing APP_ENC_KEY is already reported by the schema.
     return ring.ok || env.APP_ENC_KEY === undefined ? [] : ring.problems.map(asProblem);
   },
+  tenancyChecks({ tokens: true }),
   (env) => (parseListenAddress(env.SERVER_ADDRESS ?? ':4006') ? [] : [{ variable: 'SERVER_ADDRESS', message: 'must be [host]:port or a bare port, from 1 to 65535' }]),
   (env) =>
     saasTlsProblems(env.DEPLOYMENT_MODE, [
@@ -128,6 +138,7 @@ const checks = (embeddedStore: boolean): readonly EnvCheck[] => [
       rabbitmqTlsRequirement(env),
       { variable: 'REDIS_TLS', configured: env.REDIS_HOST !== undefined, tls: /^(true|t|1)$/i.test(env.REDIS_TLS ?? '') },
       { variable: 'PLUGIN_AUTH_ADDRESS', configured: env.PLUGIN_AUTH_ADDRESS !== undefined, tls: (env.PLUGIN_AUTH_ADDRESS ?? '').startsWith('https:') },
+      ...tenancyTlsRequirements(env),
     ]),
 ];
 
@@ -167,8 +178,12 @@ export interface ManagerConfig {
   readonly pluginAuth: { readonly enabled: boolean; readonly address?: string };
   /** Absent: the rate limiter and schema cache run in memory and readiness reports redis `skipped`. */
   readonly redis?: RedisSettings;
-  /** Single-tenant: the fixed internal tenant that scopes every engine call. */
-  readonly tenancy: { readonly multiTenant: false; readonly tenantId: 'default' };
+  /**
+   * Single-tenant: the fixed internal tenant that scopes every engine call. Multi-tenant: where
+   * tenants come from, and how their tokens are verified; the tenant of a request is then only ever
+   * the one its verified token names.
+   */
+  readonly tenancy: ManagerTenancy;
   readonly hostSafety: { readonly allowlist: readonly string[]; readonly allowPrivate: boolean };
   readonly dispatch: {
     readonly sweepIntervalSec: number;
@@ -191,7 +206,12 @@ export interface ManagerConfig {
   readonly warnings: readonly string[];
 }
 
-export const MULTI_TENANT_UNAVAILABLE = 'MULTI_TENANT_ENABLED: multi-tenant mode is not available in this release';
+/** Multi-tenant mode as the Manager sees it: the shared settings plus token verification. */
+export interface ManagerMultiTenancy extends MultiTenancy {
+  readonly tokens: TenantTokenSettings;
+}
+
+export type ManagerTenancy = SingleTenancy | ManagerMultiTenancy;
 
 /** The schema when a host embeds the store: the MongoDB database name is not asked for. */
 const EMBEDDED_STORE_SCHEMA = MANAGER_ENV_SCHEMA.extend(MONGO_ENV_EMBEDDED);
@@ -216,6 +236,7 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
   }
   if (e.PLUGIN_AUTH_ENABLED && !e.PLUGIN_AUTH_ADDRESS) warnings.push('PLUGIN_AUTH_ENABLED is true but PLUGIN_AUTH_ADDRESS is empty: authorization is off');
   const ttl = Number(e.SCHEMA_CACHE_TTL_SECONDS);
+  const tenancy = tenancySettingsFrom(e, e.ENV_NAME);
 
   return deepFreeze({
     envName: e.ENV_NAME,
@@ -240,7 +261,7 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
           },
         }
       : {}),
-    tenancy: { multiTenant: false, tenantId: 'default' },
+    tenancy: tenancy.multiTenant ? { ...tenancy, tokens: tenantTokenSettingsFrom(e) } : tenancy,
     hostSafety: { allowlist: [...(e.HOST_SAFETY_ALLOWLIST ?? [])], allowPrivate: e.HOST_SAFETY_ALLOW_PRIVATE },
     dispatch: {
       sweepIntervalSec: e.DISPATCH_SWEEP_INTERVAL_SEC,

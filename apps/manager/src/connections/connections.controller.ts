@@ -190,6 +190,6 @@ export class ConnectionsController {
   }
 
   private tenant(request: FastifyRequest) {
-    return requestTenant(this.config.tenancy.tenantId, request);
+    return requestTenant(this.config.tenancy, request);
   }
 }

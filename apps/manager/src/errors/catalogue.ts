@@ -206,6 +206,15 @@ export const Errors = {
     new AppError('connect', '500', 'Database Connection Error', Texts.databaseConnection, { dialect: 'numeric', ...(reason ? { reason } : {}) }),
   schemaRetrievalError: () =>
     new AppError('internal', '500', 'Schema Retrieval Error', Texts.schemaRetrieval, { dialect: 'numeric' }),
+
+  // E6: the multi-tenant guard's string codes (not FET codes; clients key on status and code).
+  missingToken: () => new AppError('unauthorized', 'MISSING_TOKEN', 'Unauthorized', 'Authorization token is required'),
+  invalidToken: () => new AppError('unauthorized', 'INVALID_TOKEN', 'Unauthorized', 'Authorization token is invalid'),
+  missingTenant: () => new AppError('unauthorized', 'MISSING_TENANT', 'Unauthorized', 'tenantId is required in JWT token'),
+  invalidTenant: () => new AppError('unauthorized', 'INVALID_TENANT', 'Unauthorized', 'tenantId has an invalid format'),
+  /** The key set could not be fetched: nothing is wrong with the caller's token, so not a 401. */
+  tokenKeysUnavailable: () =>
+    new AppError('unavailable', 'SERVICE_UNAVAILABLE', 'Service Unavailable', 'The keys that verify authorization tokens are unavailable. Please try again later.'),
 } as const;
 
 /** One E2 entry. `required` selects FET-0402 over FET-0001 (config-name pattern counts as required). */

@@ -31,6 +31,11 @@ describe(ErrorFilter.name, () => {
       message: 'The adapter failed to connect to the target data source. Check credentials and network access.',
       reason: 'tls',
     }],
+    [Errors.missingToken(), 401, { code: 'MISSING_TOKEN', title: 'Unauthorized', message: 'Authorization token is required' }],
+    [Errors.invalidToken(), 401, { code: 'INVALID_TOKEN', title: 'Unauthorized', message: 'Authorization token is invalid' }],
+    [Errors.missingTenant(), 401, { code: 'MISSING_TENANT', title: 'Unauthorized', message: 'tenantId is required in JWT token' }],
+    [Errors.invalidTenant(), 401, { code: 'INVALID_TENANT', title: 'Unauthorized', message: 'tenantId has an invalid format' }],
+    [Errors.tokenKeysUnavailable(), 503, expect.objectContaining({ code: 'SERVICE_UNAVAILABLE', title: 'Service Unavailable' })],
     [Errors.schemaRetrievalError(), 500, { code: 500, title: 'Schema Retrieval Error', message: 'Failed to retrieve database schema information.' }],
     [Errors.schemaValidationFailed([{ type: 'DATA_SOURCE_NOT_FOUND', dataSourceId: 'x' }]), 422, {
       title: 'Schema validation failed',

@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthorizeRequirement } from '../auth/plugin-auth.options';
 import { PluginAuthRejection, sendRejection } from '../auth/plugin-auth.rejection';
 import { PluginAuthorizer } from '../auth/plugin-authorizer';
+import { TenantGate } from '../auth/tenant-gate';
 import { MANAGER_CONFIG, type ManagerConfig } from '../config/manager.config';
 import { jobRequestTenant } from '../http/request-tenant';
 import { requireIdParam } from '../http/uuid-param';
@@ -28,10 +29,13 @@ export function registerJobStatusRoute(app: NestFastifyApplication): void {
   const config = app.get<ManagerConfig>(MANAGER_CONFIG);
   // The app's one authorizer, the instance PluginAuthGuard uses on the controller routes.
   const authorizer = app.get(PluginAuthorizer);
+  const gate = app.get(TenantGate);
 
   const read = async (request: JobStatusRequest): Promise<JobResponse> => {
+    // Multi-tenant mode: the tenant guard, after plugin-auth as on the controller routes.
+    if (gate.active) await gate.admit(request);
     const jobId = requireIdParam(request.params.id, 'job');
-    return jobResponse(await queries.execute(new GetJobQuery(jobRequestTenant(config.tenancy.tenantId, request), jobId)));
+    return jobResponse(await queries.execute(new GetJobQuery(jobRequestTenant(config.tenancy, request), jobId)));
   };
 
   app.getHttpAdapter().getInstance().get('/v1/fetcher/:id', (request: JobStatusRequest, reply: FastifyReply) => {

@@ -60,7 +60,7 @@ export class JobsController {
   async create(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<CreateJobResponse> {
     const parsed = parseCreateJobRequest(parseJsonObject(body));
     if (!parsed.ok) throw Errors.parseFailed();
-    const { job, duplicate } = await this.commands.execute(new CreateJobCommand(jobRequestTenant(this.config.tenancy.tenantId, request), parsed.request));
+    const { job, duplicate } = await this.commands.execute(new CreateJobCommand(jobRequestTenant(this.config.tenancy, request), parsed.request));
     void reply.status(duplicate ? 200 : 202);
     return createJobResponse(job, duplicate);
   }
@@ -80,7 +80,7 @@ export class JobsController {
   async list(@Headers('x-product-name') productHeader: unknown, @Query() query: Record<string, unknown>, @Req() request: FastifyRequest): Promise<JobListResponse> {
     const product = optionalProductName(productHeader);
     const parsed = parseListJobsRequest(query);
-    return jobListResponse(await this.queries.execute(new ListJobsQuery(jobRequestTenant(this.config.tenancy.tenantId, request), product, parsed)));
+    return jobListResponse(await this.queries.execute(new ListJobsQuery(jobRequestTenant(this.config.tenancy, request), product, parsed)));
   }
 
   @Post(':id/cancel')
@@ -93,7 +93,7 @@ export class JobsController {
   @ApiResponse({ status: 409, description: 'The job already completed or failed (FET-1022)', type: ErrorBody })
   async cancel(@Param('id') id: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<JobResponse> {
     const jobId = requireIdParam(id, 'job');
-    const { job, stopping } = await this.commands.execute(new CancelJobCommand(jobRequestTenant(this.config.tenancy.tenantId, request), jobId));
+    const { job, stopping } = await this.commands.execute(new CancelJobCommand(jobRequestTenant(this.config.tenancy, request), jobId));
     void reply.status(stopping ? 202 : 200);
     return jobResponse(job);
   }
@@ -108,7 +108,7 @@ export class JobsController {
   @ApiResponse({ status: 409, description: 'The job is not failed or canceled, or an identical request is active (FET-1023)', type: ErrorBody })
   async retry(@Param('id') id: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<JobResponse> {
     const jobId = requireIdParam(id, 'job');
-    const { job, created } = await this.commands.execute(new RetryJobCommand(jobRequestTenant(this.config.tenancy.tenantId, request), jobId));
+    const { job, created } = await this.commands.execute(new RetryJobCommand(jobRequestTenant(this.config.tenancy, request), jobId));
     void reply.status(created ? 202 : 200);
     return jobResponse(job);
   }

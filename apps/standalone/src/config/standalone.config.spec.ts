@@ -20,6 +20,13 @@ describe(loadStandaloneConfig.name, () => {
     expect((error as ConfigError).problems).toEqual(['SERVER_ADDRESS: must be [host]:port or a bare port, from 1 to 65535', 'FETCHER_DEMO: must be true, false, 1, 0, t or f']);
   });
 
+  it.each(['true', 'T', '1', 'maybe'])('refuses MULTI_TENANT_ENABLED=%s: standalone is single-tenant', (value) => {
+    expect(() => loadStandaloneConfig({ MULTI_TENANT_ENABLED: value }, '/')).toThrow(
+      'MULTI_TENANT_ENABLED: standalone mode is single-tenant; unset it or set it to false (multi-tenant mode needs the Manager and Worker services)',
+    );
+    expect(loadStandaloneConfig({ MULTI_TENANT_ENABLED: 'false' }, '/').demo).toBe(true);
+  });
+
   it('derives app environments that keep user settings and allow loopback datasources', () => {
     const config = loadStandaloneConfig({ HOST_SAFETY_ALLOWLIST: 'db.internal', REDIS_HOST: 'redis', MAX_PAGINATION_LIMIT: '50' }, '/');
     const { manager, worker } = appEnvironments(config, 'a2V5');

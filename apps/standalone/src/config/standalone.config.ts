@@ -28,6 +28,11 @@ export function loadStandaloneConfig(env: Readonly<Record<string, string | undef
   const demoText = read('FETCHER_DEMO')?.toLowerCase();
   const demo = demoText === undefined ? true : BOOLEAN[demoText];
   if (demo === undefined) problems.push('FETCHER_DEMO: must be true, false, 1, 0, t or f');
+  // Silently running one tenant for a user who asked for many would be worse than refusing.
+  const multiTenant = read('MULTI_TENANT_ENABLED')?.toLowerCase();
+  if (multiTenant !== undefined && BOOLEAN[multiTenant] !== false) {
+    problems.push('MULTI_TENANT_ENABLED: standalone mode is single-tenant; unset it or set it to false (multi-tenant mode needs the Manager and Worker services)');
+  }
 
   if (problems.length > 0 || !address || demo === undefined) throw new ConfigError(problems);
   const masterKeyText = read('APP_ENC_KEY');

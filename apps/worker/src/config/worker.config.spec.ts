@@ -102,8 +102,20 @@ describe(loadWorkerConfig.name, () => {
     );
   });
 
-  it('refuses multi-tenant mode', () => {
-    expect(problems({ ...BASE, MULTI_TENANT_ENABLED: 'true' })).toContain('MULTI_TENANT_ENABLED: multi-tenant mode is not available in this release');
+  it('is single-tenant by default', () => {
+    expect(loadWorkerConfig(BASE).tenancy).toEqual({ multiTenant: false, tenantId: 'default' });
+  });
+
+  it('reads multi-tenant mode with the reconciler interval, and needs no token key source', () => {
+    const MT = { ...BASE, ENV_NAME: 'staging', MULTI_TENANT_ENABLED: 'true', MULTI_TENANT_URL: 'https://tm', MULTI_TENANT_SERVICE_API_KEY: 'k', MULTI_TENANT_REDIS_HOST: 'events' };
+    expect(loadWorkerConfig(MT).tenancy).toMatchObject({ multiTenant: true, reconcileIntervalSec: 60, pools: { maxTenants: 100, idleTimeoutSec: 300 }, events: { channel: 'tenant-events:staging:' } });
+    expect(loadWorkerConfig({ ...MT, MULTI_TENANT_RECONCILE_INTERVAL_SEC: '15' }).tenancy).toMatchObject({ reconcileIntervalSec: 15 });
+  });
+
+  it('names each missing multi-tenant prerequisite and a CA certificate', () => {
+    const found = problems({ ...BASE, MULTI_TENANT_ENABLED: 'true', MULTI_TENANT_REDIS_CA_CERT: 'x' }).join('\n');
+    for (const variable of ['MULTI_TENANT_URL', 'MULTI_TENANT_SERVICE_API_KEY', 'MULTI_TENANT_REDIS_HOST', 'MULTI_TENANT_REDIS_CA_CERT', 'ENV_NAME']) expect(found).toContain(`${variable}: `);
+    expect(found).not.toContain('MULTI_TENANT_JWKS_URL');
   });
 
   it('refuses a short key without printing it', () => {

@@ -17,6 +17,13 @@ import {
   readInternalDatasources,
   telemetryEnv,
   telemetrySettingsFrom,
+  TENANCY_ENV,
+  TENANCY_WORKER_ENV,
+  tenancyChecks,
+  tenancySettingsFrom,
+  tenancyTlsRequirements,
+  type MultiTenancy,
+  type SingleTenancy,
 } from '@fetcher/contracts';
 import {
   ConfigError,
@@ -108,7 +115,8 @@ export const WORKER_ENV_SCHEMA = z.object({
   HOST_SAFETY_ALLOWLIST: envHostAllowlist().optional(),
   HOST_SAFETY_ALLOW_PRIVATE: envBool(true),
 
-  MULTI_TENANT_ENABLED: envBool(false),
+  ...TENANCY_ENV,
+  ...TENANCY_WORKER_ENV,
 
   DEPLOYMENT_MODE: z.enum(DEPLOYMENT_MODES, { error: 'must be local, saas or byoc' }).default('local'),
   ALLOW_INSECURE_TLS: envBool(false),
@@ -140,12 +148,13 @@ export interface WorkerSettingsOptions {
 const checks = (embeddedStore: boolean, embeddedStorage: boolean): readonly EnvCheck[] => [
   pairCheck(['OBJECT_STORAGE_ACCESS_KEY_ID', 'OBJECT_STORAGE_SECRET_KEY'], MONGO_CREDENTIALS, RABBITMQ_CREDENTIALS),
   (env) => (env.STREAMING_ENABLED?.toLowerCase() === 'true' ? [] : [{ variable: 'STREAMING_ENABLED', message: 'STREAMING_ENABLED=true is required for mandatory job event notifications' }]),
-  (env) => (['true', '1', 't'].includes(env.MULTI_TENANT_ENABLED?.toLowerCase() ?? '') ? [{ variable: 'MULTI_TENANT_ENABLED', message: 'multi-tenant mode is not available in this release' }] : []),
+  tenancyChecks({ tokens: false }),
   (env) =>
     saasTlsProblems(env.DEPLOYMENT_MODE, [
       mongoTlsRequirement(env, !embeddedStore),
       rabbitmqTlsRequirement(env),
       { variable: 'OBJECT_STORAGE_ENDPOINT', configured: !embeddedStorage && env.OBJECT_STORAGE_ENDPOINT !== undefined, tls: urlUsesTls(env.OBJECT_STORAGE_ENDPOINT) },
+      ...tenancyTlsRequirements(env),
     ]),
   (env) => (embeddedStorage ? [] : plainHttpStorage(env)),
   (env) => {
@@ -228,10 +237,19 @@ export interface WorkerConfig {
     readonly retryBaseDelayMs: number;
   };
   readonly hostSafety: { readonly allowPrivate: boolean; readonly allowlist: readonly string[] };
+  /** Single-tenant: one fixed internal tenant. Multi-tenant: the tenant-manager, events and pools, and the reconciler's tick. */
+  readonly tenancy: WorkerTenancy;
   readonly internalDatasources: readonly InternalDatasource[];
   /** Internal datasource groups left out (their names only), for one warning at startup. */
   readonly skippedDatasources: readonly string[];
 }
+
+/** Multi-tenant mode as the Worker sees it: the shared settings plus the consumer reconciler's interval. */
+export interface WorkerMultiTenancy extends MultiTenancy {
+  readonly reconcileIntervalSec: number;
+}
+
+export type WorkerTenancy = SingleTenancy | WorkerMultiTenancy;
 
 /** Every variable may be absent in some mode; the parsed type says so. */
 const EMBEDDABLE_SCHEMA = WORKER_ENV_SCHEMA.extend({
@@ -265,6 +283,7 @@ export function loadWorkerConfig(env: Readonly<Record<string, string | undefined
   if (!keyRing.ok) throw new ConfigError(keyRing.problems); // already reported by CHECKS; keeps the type narrow
   const { datasources, skipped } = readInternalDatasources(withoutBlanks(env), { parseType: parseDatasourceType, sslModesFor });
   const amqp = rabbitmqSettingsFrom(e);
+  const tenancy = tenancySettingsFrom(e, e.ENV_NAME);
   const mongo = embeddedStore ? undefined : mongoSettingsFrom(e);
   const credentials =
     e.OBJECT_STORAGE_ACCESS_KEY_ID && e.OBJECT_STORAGE_SECRET_KEY
@@ -310,6 +329,7 @@ export function loadWorkerConfig(env: Readonly<Record<string, string | undefined
       retryBaseDelayMs: e.JOB_RETRY_BASE_DELAY_MS,
     },
     hostSafety: { allowPrivate: e.HOST_SAFETY_ALLOW_PRIVATE, allowlist: e.HOST_SAFETY_ALLOWLIST ?? [] },
+    tenancy: tenancy.multiTenant ? { ...tenancy, reconcileIntervalSec: e.MULTI_TENANT_RECONCILE_INTERVAL_SEC } : tenancy,
     internalDatasources: datasources,
     skippedDatasources: skipped,
   });

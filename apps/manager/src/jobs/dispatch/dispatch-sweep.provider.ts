@@ -1,4 +1,5 @@
 import type { FactoryProvider } from '@nestjs/common';
+import { SINGLE_TENANT_ID } from '@fetcher/contracts';
 import { createTenantContext } from '@fetcher/engine';
 import { Lifecycle, MetricsRegistry } from '@fetcher/platform';
 import { MANAGER_CONFIG, type ManagerConfig } from '../../config/manager.config';
@@ -19,7 +20,8 @@ export const dispatchSweepProvider: FactoryProvider<DispatchSweep> = {
       jobs,
       publisher,
       clock,
-      createTenantContext(config.tenancy.tenantId),
+      // The shared store's one tenant. Multi-tenant mode needs a sweep per tenant store; the module refuses it until then.
+      createTenantContext(SINGLE_TENANT_ID),
       {
         intervalSec: config.dispatch.sweepIntervalSec,
         minAgeSec: config.dispatch.minAgeSec,

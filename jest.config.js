@@ -11,6 +11,7 @@ const moduleNameMapper = {
   '^@fetcher/manager/testing$': '<rootDir>/apps/manager/src/testing/index.ts',
   '^@fetcher/worker$': '<rootDir>/apps/worker/src/index.ts',
   '^@fetcher/mongo-test-server$': '<rootDir>/tools/mongo-test-server/src/index.ts',
+  '^@fetcher/tenant-manager-test-server$': '<rootDir>/tools/tenant-manager-test-server/src/index.ts',
 };
 const transform = { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] };
 const common = {

@@ -11,6 +11,8 @@ import {
   type TenantContext,
   isEncodedRows,
 } from '@fetcher/engine';
+import { type Telemetry, traced } from '@fetcher/platform';
+import { BusySpan } from './busy-span';
 
 /** Rows and finished tables seen so far, for the job's progress. */
 export class ProgressCounter {
@@ -31,6 +33,8 @@ export class JobConnectors extends ReadOnlyConnectionStore implements ConnectorR
   constructor(
     private readonly registry: ConnectorRegistry,
     descriptors: readonly ConnectionDescriptor[],
+    /** Spans for the connector's steps (schema with the first dial, query, reads); null when tracing is off. */
+    private readonly telemetry: Telemetry | null = null,
   ) {
     super('the worker does not change connections');
     for (const d of descriptors) this.#byName.set(d.configName, d);
@@ -46,7 +50,7 @@ export class JobConnectors extends ReadOnlyConnectionStore implements ConnectorR
           real = factory.build(descriptor);
           this.#built.set(descriptor.configName, real);
         }
-        return new SharedConnector(real, this.progress);
+        return new SharedConnector(real, this.progress, this.telemetry);
       },
     };
   }
@@ -74,6 +78,7 @@ class SharedConnector implements Connector {
   constructor(
     private readonly real: Connector,
     private readonly progress: ProgressCounter,
+    private readonly telemetry: Telemetry | null,
   ) {}
 
   /** The real connector's capability: without it the engine would refuse every incremental step here. */
@@ -85,12 +90,14 @@ class SharedConnector implements Connector {
     return this.real.testConnection(signal);
   }
 
+  /** The first call of a job also dials (the pool connects on first use), so its span holds the connect. */
   discoverSchema(signal: AbortSignal): Promise<SchemaSnapshot> {
-    return this.real.discoverSchema(signal);
+    return traced(this.telemetry, 'connector.schema', {}, () => this.real.discoverSchema(signal));
   }
 
   async queryStream(request: QueryRequest, signal: AbortSignal): Promise<RowCursor> {
-    return new CountingCursor(await this.real.queryStream(request, signal), Object.keys(request.tables).length, this.progress);
+    const cursor = await traced(this.telemetry, 'connector.query', {}, () => this.real.queryStream(request, signal));
+    return new CountingCursor(cursor, Object.keys(request.tables).length, this.progress, new BusySpan(this.telemetry, 'connector.read'));
   }
 
   /** The job closes the real connector once, when it ends. */
@@ -107,10 +114,11 @@ class CountingCursor implements RowCursor {
     private readonly inner: RowCursor,
     private readonly tables: number,
     private readonly progress: ProgressCounter,
+    private readonly reads: BusySpan,
   ) {}
 
   async next(): Promise<CursorItem | null> {
-    const item = await this.inner.next();
+    const item = await this.reads.timeAsync(() => this.inner.next());
     if (item === null) {
       this.progress.tablesDone += this.tables - this.#done;
       this.#done = this.tables;
@@ -126,6 +134,7 @@ class CountingCursor implements RowCursor {
   }
 
   close(): Promise<void> {
+    this.reads.end();
     return this.inner.close();
   }
 }

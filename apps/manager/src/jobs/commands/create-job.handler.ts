@@ -1,6 +1,7 @@
-import { Inject, Logger } from '@nestjs/common';
+import { Inject, Logger, Optional } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { MappedFields, TenantContext } from '@fetcher/engine';
+import { type Telemetry, TELEMETRY, traced } from '@fetcher/platform';
 import { v7 as uuidv7 } from 'uuid';
 import { Errors } from '../../errors/catalogue';
 import { CLOCK, type Clock } from '../../ports/clock.port';
@@ -35,6 +36,8 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
     @Inject(CONNECTIVITY_CHECK) private readonly connectivity: ConnectivityCheck,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(SCHEMA_CHECK) private readonly schema: SchemaCheck,
+    /** A span per step of a creation (they show where a job's first milliseconds go); null when tracing is off. */
+    @Optional() @Inject(TELEMETRY) private readonly telemetry: Telemetry | null = null,
   ) {}
 
   async execute({ tenant, request }: CreateJobCommand): Promise<CreateJobResult> {
@@ -55,21 +58,22 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
   async #create(tenant: TenantContext, mappedFields: MappedFields, request: CreateJobCommand['request'], hash: string, source: string): Promise<CreateJobResult> {
     // Dedup runs before any connection is looked at: a duplicate is answered even if its
     // connection has been deleted or is down since (clients rely on that).
-    const recent = await this.jobs.findNewestByHashSince(tenant, hash, windowStart(this.clock.now()));
+    const step = <T>(name: string, work: () => Promise<T>): Promise<T> => traced(this.telemetry, name, {}, work);
+    const recent = await step('job.dedup-lookup', () => this.jobs.findNewestByHashSince(tenant, hash, windowStart(this.clock.now())));
     if (recent && recent.status !== 'failed') return { job: recent, duplicate: true };
 
-    const connections = await this.#resolve(tenant, mappedFields);
+    const connections = await step('job.connections.resolve', () => this.#resolve(tenant, mappedFields));
     checkOwnership(connections, source);
     const types = new Map(connections.map((c) => [c.configName, c.descriptor.type]));
     checkFilters(mappedFields, request.filters, types);
     const incremental = checkIncremental(mappedFields, request.incremental, types);
-    await this.#checkConnectivity(tenant, connections);
-    await this.#checkSchema(tenant, connections, mappedFields, incremental);
+    await step('job.connectivity-check', () => this.#checkConnectivity(tenant, connections));
+    await step('job.schema-check', () => this.#checkSchema(tenant, connections, mappedFields, incremental));
 
     const job = pendingJob(mappedFields, { ...request, incremental }, hash, this.clock.now());
-    const existing = await this.#insert(tenant, job);
+    const existing = await step('job.insert', () => this.#insert(tenant, job));
     if (existing) return { job: existing, duplicate: true };
-    await this.#publish(tenant, job);
+    await step('job.publish', () => this.#publish(tenant, job));
     return { job, duplicate: false };
   }
 

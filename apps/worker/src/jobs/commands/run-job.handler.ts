@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type BeforeApplicationShutdown, Inject, Logger, Optional } from '@nestjs/common';
 import { CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 import type { ConnectorRegistry } from '@fetcher/engine';
-import { type Telemetry, TELEMETRY } from '@fetcher/platform';
+import { type Telemetry, TELEMETRY, traced } from '@fetcher/platform';
 import { WorkerMetrics } from '../../metrics/worker-metrics';
 import { CLOCK, type Clock } from '../../ports/clock.port';
 import { CONNECTION_RESOLVER, type ConnectionResolver } from '../../ports/connection-resolver.port';
@@ -32,6 +32,7 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand>, BeforeAppl
   readonly #log = new Logger(RunJobHandler.name);
   readonly #terminals: JobTerminals;
   readonly #run: JobRun;
+  readonly #telemetry: Telemetry | null;
   /** Jobs leased by another Worker that this one watches for a takeover, by job id. */
   readonly #watches = new Map<string, Promise<void>>();
   #stopping = false;
@@ -48,6 +49,7 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand>, BeforeAppl
     cancels: JobCancelRegistry,
     @Optional() @Inject(TELEMETRY) telemetry: Telemetry | null = null,
   ) {
+    this.#telemetry = telemetry;
     this.#terminals = new JobTerminals(jobs, clock, outbox, metrics, this.#log);
     this.#run = new JobRun({ jobs, resolver, results, registry, settings, clock, terminals: this.#terminals, cancels, metrics, telemetry, log: this.#log });
   }
@@ -66,7 +68,7 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand>, BeforeAppl
 
   /** `mayRetry`: a lost race for the lease reads the job once more. `watching`: called by a watch, which must not start another. */
   async #decide(message: JobMessage, delivery: JobDelivery, started: Date, mayRetry: boolean, watching = false): Promise<JobOutcome> {
-    const job = await this.jobs.find(message.jobId);
+    const job = await traced(this.#telemetry, 'job.read', {}, () => this.jobs.find(message.jobId));
     const now = this.clock.now();
     const decision = decideDelivery({ job, now, leaseOwner: this.settings.leaseOwner });
     const jobId = job?.id ?? message.jobId;
@@ -89,7 +91,7 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand>, BeforeAppl
         return HANDLED;
       case 'acquire': {
         const lease: JobLease = { token: randomUUID(), owner: this.settings.leaseOwner, expiresAt: new Date(now.getTime() + this.settings.leaseTtlMs) };
-        const acquired = await this.jobs.acquire(message.jobId, lease, now);
+        const acquired = await traced(this.#telemetry, 'job.lease', {}, () => this.jobs.acquire(message.jobId, lease, now));
         if (!acquired) return mayRetry ? this.#decide(message, delivery, started, false, watching) : HANDLED;
         if (decision.takeover) this.metrics.leaseTakeovers.inc();
         return this.#run.run(acquired, lease, delivery, started);

@@ -1,7 +1,9 @@
 import { type CipherGCM, createCipheriv, createHmac, type Hmac, randomBytes } from 'node:crypto';
 import type { EngineError, ResultReference, ResultSink, ResultWriter, TenantContext } from '@fetcher/engine';
+import { type Telemetry, traced } from '@fetcher/platform';
 import { WorkerCodes, WorkerError } from '../../errors/worker-error';
 import type { ResultStore } from '../../ports/result-store.port';
+import { BusySpan } from '../busy-span';
 import { Base64Encoder } from './base64-encoder';
 import { ResultUploader, type UploadTuning } from './result-uploader';
 import { SpoolFile } from './spool-file';
@@ -43,6 +45,8 @@ export class EncryptingResultSink implements ResultSink {
     private readonly target: ResultTarget,
     private readonly keys: ResultKeys,
     private readonly tuning: UploadTuning,
+    /** Spans for encryption (`result.encrypt`, summed) and the upload's end (`result.upload`); null when off. */
+    private readonly telemetry: Telemetry | null = null,
   ) {}
 
   get sealed(): SealedResult | undefined {
@@ -53,7 +57,7 @@ export class EncryptingResultSink implements ResultSink {
     if (this.#writer) throw new Error('a result sink serves one extraction');
     if (this.keys.storage.length !== 32) throw new WorkerError(WorkerCodes.storageKeyMissing);
     const spool = await SpoolFile.create(this.target.spoolPath);
-    this.#writer = new EncryptingResultWriter(this.store, this.target, this.keys, this.tuning, spool, (sealed) => (this.#sealed = sealed));
+    this.#writer = new EncryptingResultWriter(this.store, this.target, this.keys, this.tuning, spool, (sealed) => (this.#sealed = sealed), this.telemetry);
     return this.#writer;
   }
 
@@ -68,6 +72,7 @@ class EncryptingResultWriter implements ResultWriter {
   readonly #cipher: CipherGCM;
   readonly #base64 = new Base64Encoder();
   readonly #uploader: ResultUploader;
+  readonly #encrypt: BusySpan;
   #plaintextBytes = 0;
   #done = false;
   /** The nonce's write, started by the constructor. */
@@ -80,7 +85,9 @@ class EncryptingResultWriter implements ResultWriter {
     tuning: UploadTuning,
     private readonly spool: SpoolFile,
     private readonly onSealed: (sealed: SealedResult) => void,
+    private readonly telemetry: Telemetry | null,
   ) {
+    this.#encrypt = new BusySpan(telemetry, 'result.encrypt');
     try {
       this.#hmac = createHmac('sha256', keys.externalHmac);
     } catch (error) {
@@ -101,13 +108,14 @@ class EncryptingResultWriter implements ResultWriter {
     await this.#pending;
     const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
     this.#plaintextBytes += bytes.length;
-    this.#hmac.update(bytes);
-    let sealed: Buffer;
-    try {
-      sealed = this.#cipher.update(bytes);
-    } catch (error) {
-      throw new WorkerError(WorkerCodes.encryptionFailed, { cause: error });
-    }
+    const sealed = this.#encrypt.time(() => {
+      this.#hmac.update(bytes);
+      try {
+        return this.#cipher.update(bytes);
+      } catch (error) {
+        throw new WorkerError(WorkerCodes.encryptionFailed, { cause: error });
+      }
+    });
     await this.#append(sealed);
   }
 
@@ -122,7 +130,8 @@ class EncryptingResultWriter implements ResultWriter {
       }
       await this.#append(tail);
       await this.spool.append(this.#base64.finish());
-      await this.#uploader.finish();
+      this.#encrypt.end();
+      await traced(this.telemetry, 'result.upload', {}, () => this.#uploader.finish());
       this.#done = true;
       const hmac = this.#hmac.digest('hex');
       this.onSealed({ hmac, plaintextBytes: this.#plaintextBytes, storedBytes: this.spool.size });

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import type { Logger } from '@nestjs/common';
 import { type ConnectorRegistry, createEngine, createTenantContext, isTenantId } from '@fetcher/engine';
-import { observabilityFromTracer, type Telemetry } from '@fetcher/platform';
+import { observabilityFromTracer, type Telemetry, traced } from '@fetcher/platform';
 import { WorkerCodes, WorkerError } from '../../errors/worker-error';
 import type { Clock } from '../../ports/clock.port';
 import type { ConnectionResolver } from '../../ports/connection-resolver.port';
@@ -81,19 +81,19 @@ export class JobRun {
       if (tenantId.includes('/')) throw new WorkerError(WorkerCodes.tenantWithSlash);
       if (!isTenantId(tenantId)) throw new JobFailure('process failed: tenant id is invalid', false);
       const request = storedJobRequest(job.mappedFields, job.filters, job.incremental);
-      const resolved = await this.deps.resolver.resolve(Object.keys(request.mappedFields));
+      const telemetry = this.deps.telemetry;
+      const resolved = await traced(telemetry, 'job.connections.resolve', {}, () => this.deps.resolver.resolve(Object.keys(request.mappedFields)));
       secrets = resolved.flatMap((r) => r.secretValues);
       if (resolved.length === 0) throw new JobFailure('No connections found for config names', false);
       checkOwnership(resolved, metadata.source);
       const descriptors = resolved.map((r) => scoped(r.descriptor, Object.keys(request.mappedFields[r.descriptor.configName] ?? {})));
       const types = new Map(descriptors.map((d) => [d.configName, d.type]));
-      connectors = new JobConnectors(this.deps.registry, descriptors);
+      connectors = new JobConnectors(this.deps.registry, descriptors, telemetry);
       progress = this.#reportProgress(jobId, lease.token, connectors);
 
       const { resultPath, objectKey } = resultLocation(delivery.tenantHeader, jobId, settings.objectKeyPrefix);
       const keys = settings.ring.current();
-      sink = new EncryptingResultSink(this.deps.results, { objectKey, resultPath, spoolPath: spool }, { externalHmac: keys.externalHmac, storage: keys.storage }, settings.upload);
-      const telemetry = this.deps.telemetry;
+      sink = new EncryptingResultSink(this.deps.results, { objectKey, resultPath, spoolPath: spool }, { externalHmac: keys.externalHmac, storage: keys.storage }, settings.upload, telemetry);
       const engine = createEngine({
         connectorRegistry: connectors,
         connectionStore: connectors,
@@ -116,7 +116,7 @@ export class JobRun {
       const cursors = result.cursors;
       const payload = completedPayload(jobId, metadata, reference, completedAt.getTime() - started.getTime(), completedAt, cursors);
       const write = { status: 'completed', completedAt, resultPath, resultHmac: sealed.hmac, ...(cursors ? { cursors } : {}), eventPayload: payload } as const;
-      const written = await terminals.writeLeased(jobId, lease.token, write, metadata);
+      const written = await traced(telemetry, 'job.terminal-write', {}, () => terminals.writeLeased(jobId, lease.token, write, metadata));
       if (!written) return HANDLED; // the lease was lost: the job is someone else's now
       return terminals.announce(jobId, written, delivery.requestId, HANDLED);
     } catch (error) {

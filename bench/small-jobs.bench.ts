@@ -1,0 +1,120 @@
+/**
+ * Small jobs through the whole service (Manager, Worker, RabbitMQ, the MongoDB test server, s3rver):
+ *
+ * 1. latency from `POST /v1/fetcher` to `completed` for N jobs of a 30-row PostgreSQL table, five
+ *    submitters (targets: p50 <= 50 ms, p99 <= 150 ms);
+ * 2. the same jobs again with tracing on (spans sent to an OTLP receiver in this process), cut into
+ *    phases per job (support/job-phases.ts): p50/p99 of each phase;
+ * 3. jobs/s with 1, 5 and 20 submitters against one Worker.
+ *
+ * Tracing costs a little, so 1 and 3 run without it and 2 is its own run. Build first (see
+ * bench/README.md), then:
+ *
+ *   node bench/dist/small-jobs.bench.js [--jobs=200] [--concurrency=1,5,20] [--per-level=100] [--json=out.json]
+ */
+import { writeFileSync } from 'node:fs';
+import { Client } from 'pg';
+import { BENCH_SCHEMA, BENCH_TABLE, ensureBenchTable } from './support/bench-table';
+import { jobPhases, PHASES, type Phase } from './support/job-phases';
+import { percentile } from './support/percentile';
+import { PG, startServiceHarness, type ServiceHarness } from './support/service-harness';
+import { SpanCollector } from './support/span-collector';
+
+const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
+const JOBS = Number(args.get('jobs') ?? 200);
+const LEVELS = (args.get('concurrency') ?? '1,5,20').split(',').filter(Boolean).map(Number);
+const PER_LEVEL = Number(args.get('per-level') ?? 100);
+const JSON_OUT = args.get('json');
+const SMALL_TABLE = `${BENCH_SCHEMA}.small_30`;
+
+const out = (line: string): boolean => process.stdout.write(`${line}\n`);
+
+export interface SmallJobsReport {
+  readonly jobs: number;
+  /** Milliseconds, POST -> completed, in completion order. */
+  readonly latenciesMs: number[];
+  readonly phases: { phase: Phase; p50: number; p99: number; mean: number }[];
+  readonly tracedJobs: number;
+  readonly tracedLatency: { p50: number; p99: number };
+  readonly throughput: { concurrency: number; jobs: number; seconds: number; jobsPerSecond: number; p50: number; p99: number }[];
+}
+
+/** Runs `count` jobs with `submitters` in parallel; milliseconds per job. */
+async function submit(harness: ServiceHarness, count: number, submitters: number): Promise<number[]> {
+  const latencies: number[] = [];
+  let next = 0;
+  await Promise.all(Array.from({ length: submitters }, async () => {
+    while (next < count) {
+      next++;
+      latencies.push((await harness.runJob(SMALL_TABLE)).seconds * 1000);
+    }
+  }));
+  return latencies;
+}
+
+const ms = (value: number): string => `${value.toFixed(1)} ms`;
+
+async function main(): Promise<void> {
+  const pg = new Client(PG);
+  await pg.connect();
+  await ensureBenchTable(pg, 1_000_000);
+  await pg.query(`CREATE TABLE IF NOT EXISTS ${SMALL_TABLE} AS SELECT * FROM ${BENCH_SCHEMA}.${BENCH_TABLE} WHERE id <= 30`);
+  await pg.end();
+
+  // 1 and 3: no tracing.
+  const plain = await startServiceHarness();
+  let latenciesMs: number[];
+  const throughput: SmallJobsReport['throughput'] = [];
+  try {
+    const worker = await plain.startWorker();
+    await submit(plain, 10, 5); // warm-up: first dials, JIT
+    latenciesMs = await submit(plain, JOBS, 5);
+    out(`${JOBS} small jobs, 5 submitters, POST -> completed: p50 ${ms(percentile(latenciesMs, 50))}, p99 ${ms(percentile(latenciesMs, 99))} (targets 50 / 150 ms)`);
+    for (const level of LEVELS) {
+      const started = process.hrtime.bigint();
+      const each = await submit(plain, PER_LEVEL, level);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      throughput.push({ concurrency: level, jobs: PER_LEVEL, seconds, jobsPerSecond: PER_LEVEL / seconds, p50: percentile(each, 50), p99: percentile(each, 99) });
+      out(`  ${level} submitters: ${PER_LEVEL} jobs in ${seconds.toFixed(2)} s = ${(PER_LEVEL / seconds).toFixed(1)} jobs/s (p50 ${ms(percentile(each, 50))}, p99 ${ms(percentile(each, 99))})`);
+    }
+    worker.stop();
+  } finally {
+    await plain.close();
+  }
+
+  // 2: the same jobs traced, cut into phases.
+  const collector = new SpanCollector();
+  const endpoint = await collector.start();
+  const traced = await startServiceHarness({
+    env: { ENABLE_TELEMETRY: 'true', OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_BSP_SCHEDULE_DELAY: '500', OTEL_BSP_MAX_QUEUE_SIZE: '65536' },
+  });
+  let tracedLatencies: number[];
+  try {
+    await traced.startWorker();
+    await submit(traced, 10, 5);
+    tracedLatencies = await submit(traced, JOBS, 5);
+  } finally {
+    await traced.close(); // the apps flush their last spans on shutdown
+    await collector.close();
+  }
+  const perJob = [...collector.traces()].map((spans) => jobPhases(spans, traced.names)).filter((p) => p !== undefined).slice(-JOBS);
+  const phases = PHASES.map((phase) => {
+    const values = perJob.map((p) => p[phase]);
+    return { phase, p50: percentile(values, 50), p99: percentile(values, 99), mean: values.reduce((a, b) => a + b, 0) / values.length };
+  });
+  out(`traced run: ${perJob.length} complete job traces (${collector.received} spans); POST -> completed p50 ${ms(percentile(tracedLatencies, 50))}, p99 ${ms(percentile(tracedLatencies, 99))}`);
+  out('| Phase | p50 ms | p99 ms | mean ms |');
+  out('|---|---|---|---|');
+  for (const p of phases) out(`| ${p.phase} | ${p.p50.toFixed(2)} | ${p.p99.toFixed(2)} | ${p.mean.toFixed(2)} |`);
+
+  const report: SmallJobsReport = {
+    jobs: JOBS, latenciesMs, phases, tracedJobs: perJob.length,
+    tracedLatency: { p50: percentile(tracedLatencies, 50), p99: percentile(tracedLatencies, 99) }, throughput,
+  };
+  if (JSON_OUT) writeFileSync(JSON_OUT, JSON.stringify(report, null, 2));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`small-jobs bench failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

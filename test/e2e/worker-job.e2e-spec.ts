@@ -88,6 +88,27 @@ describe.each(TARGETS)('a job created over HTTP runs to a readable result (%s)',
     const { plaintext } = openResult(target.masterKey, await target.readResult(String(job.resultPath)));
     expect(JSON.parse(plaintext.toString('utf8'))).toEqual({ 'pg-main': { [`${schema}.orders`]: [{ id: 2, name: 'Grace' }] } });
   });
+
+  it('chains incremental jobs by copying the cursors the job reports: each row once, then the same cursor when nothing is new', async () => {
+    const table = `${schema}.feed_${name}`;
+    await pg.query(`CREATE TABLE ${table} (id int PRIMARY KEY, seq bigint NOT NULL); INSERT INTO ${table} SELECT g, g / 3 FROM generate_series(1, 10) g`);
+    const incremental = (after?: unknown) => ({ 'pg-main': { [table]: { cursorField: 'seq', limit: 4, ...(after ? { after } : {}) } } });
+    const step = async (after?: unknown) => {
+      const job = await runJob({ mappedFields: { 'pg-main': { [table]: ['id'] } }, incremental: incremental(after) });
+      expect(job).toMatchObject({ status: 'completed', incremental: incremental(after) });
+      const { plaintext } = openResult(target.masterKey, await target.readResult(String(job.resultPath)));
+      const ids = (JSON.parse(plaintext.toString('utf8'))['pg-main'][table] as { id: number }[]).map((row) => row.id);
+      return { ids, cursor: (job.cursors as Record<string, Record<string, unknown>>)['pg-main'][table] };
+    };
+    const first = await step();
+    expect(first).toEqual({ ids: [1, 2, 3, 4], cursor: { value: '1', key: '4' } }); // seq = id / 3: 0 0 1 1 ...
+    await pg.query(`INSERT INTO ${table} VALUES (11, 100)`);
+    const second = await step(first.cursor);
+    expect(second).toEqual({ ids: [5, 6, 7, 8], cursor: { value: '2', key: '8' } });
+    const third = await step(second.cursor);
+    expect(third).toEqual({ ids: [9, 10, 11], cursor: { value: '100', key: '11' } });
+    expect(await step(third.cursor)).toEqual({ ids: [], cursor: third.cursor });
+  });
 });
 
 describe('worker, production only: raw messages on RabbitMQ', () => {

@@ -44,6 +44,12 @@ describe('fetcher jobs', () => {
     ]);
   });
 
+  it("shows a completed incremental job's cursors as compact JSON at the end of its line", async () => {
+    const cursors = { 'pg-main': { orders: { value: '2026-03-01T10:00:00Z', key: '4711' }, empty: null } };
+    const res = await run(['jobs', 'list'], [{ status: 200, body: { items: [{ ...job(ID, 'completed'), cursors }] } }]);
+    expect(res.out).toBe(`${ID}  completed   2026-03-01T00:00:00.000Z  reporter  cursors=${JSON.stringify(cursors)}\n`);
+  });
+
   it('follows every cursor with --all', async () => {
     const res = await run(['jobs', 'list', '--all', '--json'], [
       { status: 200, body: { items: [job(ID)], nextCursor: 'c1' } },

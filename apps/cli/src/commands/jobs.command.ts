@@ -7,7 +7,9 @@ export const JOBS_LIST_HELP = `Usage: fetcher jobs list [--status S[,S…]] [--f
                          [--product NAME] [--limit N] [--cursor C] [--all] [--json] [--manager-url URL]
 
 Lists jobs from a Manager (GET /v1/fetcher), newest first: one line per job with its id, status,
-creation time and source. The cursor of the next page, when there is one, goes to standard error.
+creation time and source, and for a completed incremental job its cursors (compact JSON, per
+datasource and table the position to pass as the next request's "after"). The cursor of the next
+page, when there is one, goes to standard error.
 
 Options:
   --status S          pending, processing, completed, failed, canceled; comma-separated
@@ -60,6 +62,8 @@ interface JobView {
   readonly createdAt: string;
   readonly metadata?: { readonly source?: unknown };
   readonly cancelRequestedAt?: string;
+  /** A completed incremental job's positions: datasource -> table -> {value, key} (or null). */
+  readonly cursors?: Readonly<Record<string, unknown>>;
 }
 interface Page {
   readonly items: readonly JobView[];
@@ -108,7 +112,10 @@ export async function jobsCancel(args: readonly string[], config: () => CliConfi
 
 function line(job: JobView): string {
   const source = typeof job.metadata?.source === 'string' ? job.metadata.source : '-';
-  return [job.id, job.status.padEnd(10), job.createdAt, source].join('  ');
+  const fields = [job.id, job.status.padEnd(10), job.createdAt, source];
+  // Compact JSON: copied as it is into the next request's incremental `after`, per table.
+  if (typeof job.cursors === 'object' && job.cursors !== null) fields.push(`cursors=${JSON.stringify(job.cursors)}`);
+  return fields.join('  ');
 }
 
 function managerUrl(option: string | undefined, config: () => CliConfig): string {

@@ -19,12 +19,15 @@ import { MYSQL_SESSION_SQL, mysqlPoolOptions, mysqlSslOptions } from './connecti
 import {
   MYSQL_CHECKS_SQL,
   MYSQL_COLUMNS_SQL,
+  MYSQL_PRIMARY_KEYS_SQL,
   MYSQL_TABLES_SQL,
   buildMysqlSchema,
   type MysqlCheckRow,
   type MysqlColumnRow,
+  type MysqlKeyRow,
   type MysqlTableRow,
 } from './discovery.mysql';
+import { mysqlKeyset } from './incremental-query.mysql';
 import { mysqlStatement } from './statement.mysql';
 import { mysqlTypeCast } from './value-mapping.mysql';
 import { mysqlConnectReason } from './connect-reason.mysql';
@@ -52,6 +55,8 @@ function keyedRow(names: readonly string[], values: readonly unknown[]): Row {
 }
 
 export class MysqlConnector extends PooledSqlConnector<Pool> {
+  /** Incremental tables read with a keyset bound, order and limit (incremental-query.mysql.ts). */
+  readonly supportsIncremental = true;
   readonly #initialised = new WeakSet<PoolConnection>();
   readonly #checkedOut = new Set<PoolConnection>();
 
@@ -90,14 +95,16 @@ export class MysqlConnector extends PooledSqlConnector<Pool> {
         if (NO_CHECK_VIEW.has(driverErrorCode(error) ?? '')) return [];
         throw error;
       });
-      return { tables, columns, checks };
+      const keys = await this.#run<MysqlKeyRow>(connection, { sql: MYSQL_PRIMARY_KEYS_SQL }, budget);
+      return { tables, columns, checks, keys };
     });
-    return buildMysqlSchema(catalog.tables, catalog.columns, catalog.checks);
+    return buildMysqlSchema(catalog.tables, catalog.columns, catalog.checks, catalog.keys);
   }
 
   protected override async openTable(key: string, plan: TableQueryPlan, signal: AbortSignal): Promise<TableSource> {
     const connection = await this.#acquire(signal);
-    const statement = mysqlStatement(plan);
+    const keyset = plan.incremental ? mysqlKeyset(plan.incremental, `${this.config.descriptor.configName}.${key}`) : undefined;
+    const statement = mysqlStatement(plan, keyset);
     const options: QueryOptions = {
       sql: statement.sql,
       values: statement.values as unknown[],

@@ -1,13 +1,34 @@
-import { MYSQL_CHECKS_SQL, MYSQL_COLUMNS_SQL, MYSQL_TABLES_SQL, buildMysqlSchema, jsonCheckedColumns, mysqlColumnKind } from './discovery.mysql';
+import { MYSQL_CHECKS_SQL, MYSQL_COLUMNS_SQL, MYSQL_PRIMARY_KEYS_SQL, MYSQL_TABLES_SQL, buildMysqlSchema, jsonCheckedColumns, mysqlColumnKind } from './discovery.mysql';
 
 describe('MySQL discovery', () => {
+  it('reports nullability, code-point ordering only for binary NO PAD collations, and the primary key in key order', () => {
+    const column = (name: string, collation: string | null, nullable = 'NO') => ({
+      table_name: 't', column_name: name, data_type: 'varchar', column_type: 'varchar(9)', is_nullable: nullable, collation_name: collation,
+    });
+    const [table] = buildMysqlSchema(
+      [{ table_name: 't' }],
+      [column('a', 'utf8mb4_nopad_bin'), column('b', 'utf8mb4_bin', 'YES'), column('c', 'utf8mb4_general_ci'), column('d', 'utf8mb4_0900_bin'), column('e', null)],
+      [],
+      [{ table_name: 't', column_name: 'b' }, { table_name: 't', column_name: 'a' }],
+    );
+    expect(table.primaryKey).toEqual(['b', 'a']);
+    expect(table.columns.map((c) => [c.name, c.nullable, c.ordering])).toEqual([
+      ['a', false, 'binary'],
+      ['b', true, 'collation'],
+      ['c', false, 'collation'],
+      ['d', false, 'binary'],
+      ['e', false, undefined],
+    ]);
+    expect(MYSQL_PRIMARY_KEYS_SQL).toContain("INDEX_NAME = 'PRIMARY' ORDER BY TABLE_NAME, SEQ_IN_INDEX");
+  });
+
   it('aliases every information_schema column (MySQL 8 returns them upper-case)', () => {
     expect(MYSQL_TABLES_SQL).toBe(
       "SELECT TABLE_NAME AS table_name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_TYPE = 'BASE TABLE'",
     );
     expect(MYSQL_COLUMNS_SQL).toBe(
-      'SELECT TABLE_NAME AS table_name, COLUMN_NAME AS column_name, DATA_TYPE AS data_type, COLUMN_TYPE AS column_type ' +
-        'FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
+      'SELECT TABLE_NAME AS table_name, COLUMN_NAME AS column_name, DATA_TYPE AS data_type, COLUMN_TYPE AS column_type, ' +
+        'IS_NULLABLE AS is_nullable, COLLATION_NAME AS collation_name FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE()',
     );
     expect(MYSQL_CHECKS_SQL).toContain('CHECK_CLAUSE AS check_clause FROM information_schema.CHECK_CONSTRAINTS WHERE CONSTRAINT_SCHEMA = DATABASE()');
   });

@@ -1,5 +1,6 @@
 import { MYSQL_DIALECT } from '../sql/dialect';
 import { EXACT_NAMES, planTableQuery, type DiscoveredTable } from '../sql/discovered-schema';
+import { mysqlKeyset } from './incremental-query.mysql';
 import { mysqlDateTimeLiteral, mysqlParam, mysqlStatement } from './statement.mysql';
 
 const TABLE: DiscoveredTable = {
@@ -20,6 +21,29 @@ describe('MySQL statements', () => {
     expect(statement.sql).toBe('SELECT `Doc`, `se``l` FROM `odd``name`');
     expect(statement.values).toEqual([]);
     expect([...statement.jsonColumns]).toEqual(['Doc']);
+  });
+
+  it('adds the incremental keyset after the filters: (c > ? OR (c = ? AND k > ?)), ORDER BY c, k, LIMIT', () => {
+    const incremental = { cursorField: 'At', cursorKind: 'datetime' as const, tieBreaker: 'se`l', tieBreakerKind: 'integer' as const, limit: 50 };
+    const request = (after?: { value: string | null; key: bigint }) => ({
+      configName: 'c',
+      tables: { 'odd`name': ['Price'] },
+      filters: { 'odd`name': { Price: { gt: ['1'] } } },
+      incremental: { 'odd`name': { ...incremental, ...(after ? { after } : {}) } },
+    });
+    const plan = (after?: { value: string | null; key: bigint }) => planTableQuery([TABLE], MYSQL_DIALECT, EXACT_NAMES, request(after), 'odd`name');
+    const statement = (after?: { value: string | null; key: bigint }) => mysqlStatement(plan(after), mysqlKeyset(plan(after).incremental!, 'c.odd`name'));
+    expect(statement().sql).toBe('SELECT `Price` FROM `odd``name` WHERE `Price` > ? ORDER BY `At`, `se``l` LIMIT 50');
+    const bounded = statement({ value: '2024-01-01T10:00:00.5Z', key: 7n });
+    expect(bounded.sql).toBe('SELECT `Price` FROM `odd``name` WHERE `Price` > ? AND (`At` > ? OR (`At` = ? AND `se``l` > ?)) ORDER BY `At`, `se``l` LIMIT 50');
+    expect(bounded.values.slice(1)).toEqual(['2024-01-01 10:00:00.5', '2024-01-01 10:00:00.5', 7n]);
+    const inNulls = statement({ value: null, key: 7n });
+    expect(inNulls.sql).toContain('WHERE `Price` > ? AND ((`At` IS NULL AND `se``l` > ?) OR `At` IS NOT NULL) ORDER BY');
+    expect(inNulls.values.slice(1)).toEqual([7n]);
+    const unfiltered = planTableQuery([TABLE], MYSQL_DIALECT, EXACT_NAMES, { ...request({ value: '2024-01-01T10:00:00Z', key: 1n }), filters: {} }, 'odd`name');
+    expect(mysqlStatement(unfiltered, mysqlKeyset(unfiltered.incremental!, 'p')).sql).toBe(
+      'SELECT `Price` FROM `odd``name` WHERE (`At` > ? OR (`At` = ? AND `se``l` > ?)) ORDER BY `At`, `se``l` LIMIT 50',
+    );
   });
 
   it('binds filters through ? in field order', () => {

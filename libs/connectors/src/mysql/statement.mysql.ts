@@ -2,6 +2,7 @@ import { normaliseFilterValue } from '@fetcher/engine';
 import { MYSQL_DIALECT, qualifiedName } from '../sql/dialect';
 import type { TableQueryPlan } from '../sql/discovered-schema';
 import type { BoundValue } from '../sql/where';
+import type { MysqlKeyset } from './incremental-query.mysql';
 import { buildSelect } from '../sql/select';
 
 export interface MysqlStatement {
@@ -26,15 +27,22 @@ const DRIVER_RESERVED_NAMES: ReadonlySet<string> = new Set([
 ]);
 
 
-export function mysqlStatement(plan: TableQueryPlan): MysqlStatement {
+/** `keyset`: an incremental table's bound, order and limit, added after the filters. */
+export function mysqlStatement(plan: TableQueryPlan, keyset?: MysqlKeyset): MysqlStatement {
   const q = (name: string) => MYSQL_DIALECT.quoteIdentifier(name);
   const resultNames = plan.columns.map((c, i) => (DRIVER_RESERVED_NAMES.has(c.name) ? `fetcher_column_${i}` : c.name));
   const expressions = plan.columns.map((c, i) =>
     c.catalogName === resultNames[i] ? q(c.catalogName) : `${q(c.catalogName)} AS ${q(resultNames[i])}`,
   );
-  const sql = buildSelect(MYSQL_DIALECT, qualifiedName(MYSQL_DIALECT, undefined, plan.table.table), expressions, plan.where);
+  let sql = buildSelect(MYSQL_DIALECT, qualifiedName(MYSQL_DIALECT, undefined, plan.table.table), expressions, plan.where);
+  const values = plan.where.params.map(mysqlParam);
+  if (keyset) {
+    if (keyset.where !== '') sql += `${plan.where.sql === '' ? ' WHERE ' : ' AND '}${keyset.where}`;
+    sql += keyset.tail;
+    values.push(...keyset.values);
+  }
   const jsonColumns = new Set(resultNames.filter((_name, i) => plan.columns[i].kind === 'json'));
-  return { sql, values: plan.where.params.map(mysqlParam), jsonColumns, names: plan.columns.map((c) => c.name) };
+  return { sql, values, jsonColumns, names: plan.columns.map((c) => c.name) };
 }
 
 /**

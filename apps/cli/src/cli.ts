@@ -6,12 +6,13 @@ import { JOBS_CANCEL_HELP, JOBS_LIST_HELP, jobsCancel, jobsList } from './comman
 import { KEYS_DERIVE_HELP, keysDerive } from './commands/keys-derive.command';
 import { RESULT_DECRYPT_HELP, resultDecrypt } from './commands/result-decrypt.command';
 import { RESULT_VERIFY_HELP, resultVerify } from './commands/result-verify.command';
+import { TOKENS_KEYGEN_HELP, TOKENS_SIGN_HELP, tokensKeygen, tokensSign } from './commands/tokens.command';
 import type { CliConfig } from './config/cli.config';
 import type { CliIo } from './io';
 
 export const MAIN_HELP = `Usage: fetcher <command> [options]
 
-Tools for Fetcher's keys, extraction results and jobs.
+Tools for Fetcher's keys, extraction results, jobs and multi-tenant tokens.
 
 Commands:
   keys derive              print the four sub-keys derived from a master key
@@ -19,6 +20,8 @@ Commands:
   result verify [JOB_ID]   check a stored result's authenticity and HMAC without printing it
   jobs list                list a Manager's jobs, newest first
   jobs cancel JOB_ID       cancel a job on a Manager
+  tokens keygen            make a key pair (and JWKS) for multi-tenant tokens
+  tokens sign              sign a multi-tenant token for a tenant id
   help [COMMAND]           show help for a command
 
 Options:
@@ -47,8 +50,10 @@ const COMMANDS: Readonly<Record<string, { run: Command; help: string }>> = {
   'result verify': { run: resultVerify, help: RESULT_VERIFY_HELP },
   'jobs list': { run: jobsList, help: JOBS_LIST_HELP },
   'jobs cancel': { run: jobsCancel, help: JOBS_CANCEL_HELP },
+  'tokens keygen': { run: tokensKeygen, help: TOKENS_KEYGEN_HELP },
+  'tokens sign': { run: tokensSign, help: TOKENS_SIGN_HELP },
 };
-const GROUPS = new Set(['keys', 'result', 'jobs']);
+const GROUPS = new Set(['keys', 'result', 'jobs', 'tokens']);
 
 /** The help of every command of a group (`fetcher help result`, `fetcher result --help`). */
 function groupHelp(group: string): string {

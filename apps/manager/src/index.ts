@@ -3,6 +3,8 @@
 // src/ is internal (docs/architecture.md, "Import rules").
 export { ManagerModule, type ManagerInfrastructure, type ManagerModuleOptions } from './manager.module';
 export { createManagerApp, type ManagerAppOptions } from './http/http-app';
+/** The multi-tenant tenant guard's token check, for bench/tenant-guard.bench.ts. */
+export { TenantTokenVerifier, type TenantTokenVerifierOptions } from './auth/tenant-token.verifier';
 export { loadManagerConfig, MANAGER_CONFIG, type ManagerConfig, type ManagerSettingsOptions, type MongoSettings } from './config/manager.config';
 
 // Ports a host binds, and the types they speak.

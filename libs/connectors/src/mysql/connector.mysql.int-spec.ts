@@ -12,6 +12,7 @@ import { createConnection, type Connection } from 'mysql2/promise';
 import type { ConnectorOptions } from '../common/options';
 import { drainRows } from '../testing/drain-cursor';
 import { MysqlConnectorFactory } from './connector-factory.mysql';
+import { mysqlConnectorWithReadPath } from './testing/read-path';
 
 const suffix = randomBytes(4).toString('hex');
 const DATABASE = `fetcher_it_${suffix}`;
@@ -120,7 +121,8 @@ describe('MysqlConnector against a real MariaDB', () => {
       await admin.query(`CREATE USER '${USER}'@'${host}' IDENTIFIED BY '${PASSWORD}'`);
       await admin.query(`GRANT SELECT ON \`${DATABASE}\`.* TO '${USER}'@'${host}'`);
     }
-    sut = factory.build(descriptor());
+    // The row path: these cases check the values it builds; server-json-path.mysql.int-spec.ts holds the other path to it.
+    sut = mysqlConnectorWithReadPath(descriptor(), OPTIONS, false);
     await sut.testConnection(signal);
   });
 

@@ -1,7 +1,9 @@
 /**
  * The MySQL/MariaDB connector. One pool of at most two
  * connections, opened by testConnection; discovery is cached and reused by queryStream; rows
- * stream with back-pressure from mysql2's `.stream()`.
+ * stream with back-pressure from mysql2's `.stream()`. On MariaDB, tables whose every column has a
+ * server rendering take the server-built JSON path instead (server-json-plan.mysql.ts): the server
+ * writes each row's canonical JSON and no row objects are built.
  */
 import type { ConnectReason, JsonValue, Row } from '@fetcher/engine';
 import { createPool, type Pool, type PoolConnection, type QueryOptions } from 'mysql2';
@@ -31,6 +33,16 @@ import { mysqlKeyset } from './incremental-query.mysql';
 import { mysqlStatement } from './statement.mysql';
 import { mysqlTypeCast } from './value-mapping.mysql';
 import { mysqlConnectReason } from './connect-reason.mysql';
+import { serverJsonStatement } from './server-json-plan.mysql';
+import { ServerJsonTableSource } from './server-json-source.mysql';
+
+export interface MysqlConnectorConfig extends SqlConnectorConfig {
+  /** The server-built JSON path on MariaDB (default on); off, every table takes the row path. */
+  readonly serverJsonPath?: boolean;
+}
+
+/** The server's own name for itself: the server-built path is verified byte for byte on MariaDB only. */
+const MYSQL_VERSION_SQL = 'SELECT VERSION() AS version';
 
 /** Server errors (structured codes) meaning "this server has no CHECK_CONSTRAINTS view as MariaDB has it". */
 const NO_CHECK_VIEW = new Set(['ER_BAD_FIELD_ERROR', 'ER_UNKNOWN_TABLE', 'ER_NO_SUCH_TABLE']);
@@ -54,13 +66,14 @@ function keyedRow(names: readonly string[], values: readonly unknown[]): Row {
   return row;
 }
 
-export class MysqlConnector extends PooledSqlConnector<Pool> {
+export class MysqlConnector extends PooledSqlConnector<Pool, MysqlConnectorConfig> {
   /** Incremental tables read with a keyset bound, order and limit (incremental-query.mysql.ts). */
   readonly supportsIncremental = true;
   readonly #initialised = new WeakSet<PoolConnection>();
+  #mariadb = false;
   readonly #checkedOut = new Set<PoolConnection>();
 
-  constructor(config: SqlConnectorConfig) {
+  constructor(config: MysqlConnectorConfig) {
     super(config, { dialect: MYSQL_DIALECT, names: EXACT_NAMES });
   }
 
@@ -103,13 +116,26 @@ export class MysqlConnector extends PooledSqlConnector<Pool> {
 
   protected override async openTable(key: string, plan: TableQueryPlan, signal: AbortSignal): Promise<TableSource> {
     const connection = await this.#acquire(signal);
+    const timeoutMs = queryTimeoutMs(this.config.timeouts, plan.filtered);
+    // Incremental tables take the row path: the runner tracks the cursor from each row's values.
+    const serverJson = this.config.serverJsonPath !== false && this.#mariadb && !plan.incremental ? serverJsonStatement(plan) : undefined;
+    if (serverJson) {
+      return new ServerJsonTableSource({
+        connection,
+        table: key,
+        statement: serverJson,
+        timeoutMs,
+        signal,
+        release: (healthy) => this.#release(connection, healthy),
+      });
+    }
     const keyset = plan.incremental ? mysqlKeyset(plan.incremental, `${this.config.descriptor.configName}.${key}`) : undefined;
     const statement = mysqlStatement(plan, keyset);
     const options: QueryOptions = {
       sql: statement.sql,
       values: statement.values as unknown[],
       typeCast: mysqlTypeCast(statement.jsonColumns),
-      timeout: queryTimeoutMs(this.config.timeouts, plan.filtered),
+      timeout: timeoutMs,
       // Arrays, keyed below: a column named `__proto__` must become a plain key of the row.
       rowsAsArray: true,
     };
@@ -185,6 +211,8 @@ export class MysqlConnector extends PooledSqlConnector<Pool> {
     if (!this.#initialised.has(connection)) {
       try {
         await this.#run(connection, { sql: MYSQL_SESSION_SQL }, signal);
+        const [server] = await this.#run<{ version: string }>(connection, { sql: MYSQL_VERSION_SQL }, signal);
+        this.#mariadb = /mariadb/i.test(String(server?.version ?? ''));
       } catch (error) {
         this.#release(connection, false);
         throw error;

@@ -3,7 +3,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 /**
  * The objectives every chaos scenario is held to (docs/reliability.md): during the fault at least
  * 95% of API calls and of jobs succeed, the 99th percentile API latency stays under 2 s, service is
- * back within 35 s of the fault ending, and `/readyz` tells the truth about the dependency.
+ * back within 35 s of the fault ending, and `/readyz` tells the truth about the dependency. The
+ * tier asserts the latency objective as "the fault adds less than 2 s to the p99 of the same calls
+ * measured just before it": CI machines are shared, and their baseline alone can pass 2 s.
  */
 export const OBJECTIVE = { successRate: 0.95, p99Ms: 2_000, recoveryMs: 35_000 } as const;
 

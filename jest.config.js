@@ -44,5 +44,11 @@ module.exports = {
       testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
       setupFilesAfterEnv: ['<rootDir>/test/support/e2e-timeout.ts'],
     },
+    {
+      ...common,
+      displayName: 'chaos',
+      testMatch: ['<rootDir>/test/chaos/**/*.chaos-spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/e2e-timeout.ts'],
+    },
   ],
 };

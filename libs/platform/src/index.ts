@@ -66,3 +66,14 @@ export { bootTelemetry, TELEMETRY, TelemetryShutdown, traced, type SpanOptions, 
 // Embedded stores (the standalone service's backends, and the specs' fakes of the same adapters)
 export { decodeRecord, encodeRecord } from './embedded/json-codec';
 export { RecordDirectory, type RecordSink, volatileRecords } from './embedded/record-directory';
+
+// Multi-tenancy: the tenant-manager client
+export {
+  type ConnectionSettings, type DatabaseConfig, type MongoDBConfig, type PostgreSQLConfig, type RabbitMQConfig, type TenantConfig,
+  type TenantSummary,
+} from './tenancy/tenant-config';
+export { type GetTenantConfigOptions, TenantManagerClient } from './tenancy/tenant-manager-client';
+export {
+  TenantManagerError, type TenantManagerErrorCategory, type TenantManagerErrorDetails, type TenantManagerErrorReason,
+} from './tenancy/tenant-manager-error';
+export { TENANT_MANAGER_DEFAULTS, type TenantManagerClientOptions } from './tenancy/tenant-manager-options';

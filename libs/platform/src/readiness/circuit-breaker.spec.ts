@@ -42,4 +42,23 @@ describe(CircuitBreaker.name, () => {
     await expect(sut.run(() => Promise.resolve(1))).resolves.toBe(1);
     expect(sut.state).toBe('closed');
   });
+
+  it('gives a half-open trial slot back on a neutral outcome, without closing or counting', () => {
+    const { sut, advance } = setup();
+    for (let i = 0; i < 5; i++) sut.recordFailure();
+    advance(30_000);
+    expect(sut.tryAcquire()).toBe(true);
+    sut.recordNeutral();
+    expect(sut.state).toBe('half-open');
+    expect(sut.tryAcquire()).toBe(true);
+    expect(sut.tryAcquire()).toBe(false);
+  });
+
+  it('leaves a closed breaker\'s failure count alone on a neutral outcome', () => {
+    const { sut } = setup();
+    for (let i = 0; i < 4; i++) sut.recordFailure();
+    sut.recordNeutral();
+    sut.recordFailure();
+    expect(sut.state).toBe('open');
+  });
 });

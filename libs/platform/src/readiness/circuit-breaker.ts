@@ -69,6 +69,14 @@ export class CircuitBreaker {
     if (this.#failures >= this.#threshold) this.#openedAt = this.#now();
   }
 
+  /**
+   * Ends an admitted call whose outcome says nothing about the dependency's health (an answer that
+   * is neither a success nor a failure): a half-open trial slot is given back, nothing else changes.
+   */
+  recordNeutral(): void {
+    if (this.#trials > 0) this.#trials -= 1;
+  }
+
   /** Runs `fn` if admitted, recording its outcome; throws `CircuitOpenError` when not admitted. */
   async run<T>(fn: () => Promise<T>): Promise<T> {
     if (!this.tryAcquire()) throw new CircuitOpenError(this.name);

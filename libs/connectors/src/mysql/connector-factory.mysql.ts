@@ -10,13 +10,22 @@ import { MYSQL_SSL_MODES } from './connection-options.mysql';
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded lazily on purpose, typed through typeof import
 const connectorModule = lazyModule(() => require('./connector.mysql') as typeof import('./connector.mysql'));
 
+export interface MysqlReadPath {
+  /** The server-built JSON path on MariaDB (default on). */
+  readonly serverJsonPath?: boolean;
+}
+
 /** Builds MySQL/MariaDB connectors. `build` checks the descriptor and does no I/O. */
 export class MysqlConnectorFactory extends SqlConnectorFactory {
-  constructor(options: ConnectorOptions) {
+  readonly #readPath: MysqlReadPath;
+
+  /** `readPath.serverJsonPath: false` keeps every table on the row path (benchmarks compare the two). */
+  constructor(options: ConnectorOptions, readPath: MysqlReadPath = {}) {
     super(options, 'MYSQL', MYSQL_SSL_MODES);
+    this.#readPath = readPath;
   }
 
   protected override createConnector(config: SqlConnectorConfig): Connector {
-    return new (connectorModule().MysqlConnector)(config);
+    return new (connectorModule().MysqlConnector)({ ...config, ...this.#readPath });
   }
 }

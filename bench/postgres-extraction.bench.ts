@@ -13,6 +13,7 @@
  *        [--host=127.0.0.1] [--port=5432] [--user=postgres] [--database=test]
  */
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { ConnectionInput, createEngine, createTenantContext } from '@fetcher/engine';
 import { MemoryConnectionStore } from '@fetcher/engine/memory';
 import { createConnectorRegistry } from '@fetcher/connectors';
@@ -153,6 +154,11 @@ async function parent(): Promise<void> {
   out(`median: psql ${psqlMedian.toFixed(2)} s, full path ${fullMedian.toFixed(2)} s (process ${processMedian.toFixed(2)} s)`);
   out(`ratio full/psql: ${(fullMedian / psqlMedian).toFixed(2)} (process: ${(processMedian / psqlMedian).toFixed(2)}); target <= ${TARGET_RATIO.toFixed(2)}`);
   out(`rows/s (median): ${Math.round(ROWS / fullMedian)}; peak RSS (max): ${(Math.max(...full.map((f) => f.peakRssKb)) / 1024).toFixed(1)} MiB`);
+  const jsonOut = args.get('json');
+  if (jsonOut) {
+    const peakRssMiB = Math.max(...full.map((f) => f.peakRssKb)) / 1024;
+    writeFileSync(jsonOut, JSON.stringify({ rows: ROWS, psqlSeconds: psql, seconds: full.map((f) => f.seconds), processSeconds: full.map((f) => f.processSeconds), ratio: fullMedian / psqlMedian, peakRssMiB }, null, 2));
+  }
   if (fullMedian / psqlMedian > TARGET_RATIO) {
     out(`REGRESSION: the full path is slower than ${TARGET_RATIO}x the psql export`);
     process.exitCode = 1;

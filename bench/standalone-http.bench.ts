@@ -6,7 +6,7 @@
  *    included), and its RSS once idle;
  * 2. `GET /v1/fetcher/{id}` throughput on the embedded job store with autocannon, against a bare
  *    Fastify server (its own process) answering the same JSON body, measured alternately
- *    (bare, standalone, bare, standalone, ...). Target: standalone >= 60% of bare Fastify.
+ *    (bare, standalone, bare, standalone, ...). Target: standalone >= 45% of bare Fastify on Node 24 (issue 23; the earlier 60% was withdrawn).
  *
  * With `--spin=10,20,...`, the run adds one bare Fastify server per value that burns that many
  * microseconds of CPU in its handler, measured in the same alternation: it shows how much per-request
@@ -20,7 +20,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,12 +46,12 @@ async function freePort(): Promise<number> {
 
 /** Polls `url` until it answers 200, and resolves with the elapsed milliseconds since `since`. */
 async function waitFor200(url: string, since: number, child: ChildProcess): Promise<number> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error('the process exited before it was ready');
     const ok = await fetch(url).then((r) => r.status === 200, () => false);
     if (ok) return performance.now() - since;
-    if (Date.now() > deadline) throw new Error(`${url} not ready within 60 s`);
+    if (Date.now() > deadline) throw new Error(`${url} not ready within 180 s (the first start seeds the demo database; slow on a loaded machine)`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -173,13 +173,20 @@ async function main(): Promise<void> {
     const rates = (samples: Sample[]) => samples.map((s) => s.rate);
     const cpu = (samples: Sample[]) => mean(samples.map((s) => s.cpuUs)).toFixed(0);
     const ratio = mean(rates(standaloneSamples)) / mean(rates(bareSamples));
+    const jsonOut = args.get('json');
+    if (jsonOut) {
+      writeFileSync(jsonOut, JSON.stringify({
+        startupSeconds: startupMs / 1000, idleRssMiB: idleRss, bareRates: rates(bareSamples), standaloneRates: rates(standaloneSamples), ratio,
+        bareCpuUs: Number(cpu(bareSamples)), standaloneCpuUs: Number(cpu(standaloneSamples)), node: process.version,
+      }, null, 2));
+    }
     process.stdout.write(
       [
         `standalone startup to /readyz 200: ${(startupMs / 1000).toFixed(2)} s; idle RSS ${idleRss.toFixed(0)} MiB`,
         `GET /v1/fetcher/{id}, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds (body ${Buffer.byteLength(body)} B):`,
         `  bare Fastify  ${rates(bareSamples).map((r) => r.toFixed(0)).join(', ')} req/s (mean ${mean(rates(bareSamples)).toFixed(0)}; server CPU ${cpu(bareSamples)} us/request)`,
         `  standalone    ${rates(standaloneSamples).map((r) => r.toFixed(0)).join(', ')} req/s (mean ${mean(rates(standaloneSamples)).toFixed(0)}; server CPU ${cpu(standaloneSamples)} us/request)`,
-        `  ratio ${(ratio * 100).toFixed(0)}% (target >= 60%)`,
+        `  ratio ${(ratio * 100).toFixed(0)}% (target >= 45% on Node 24)`,
         ...spun.map((s) => {
           const share = (mean(rates(s.samples)) / mean(rates(bareSamples))) * 100;
           return `  bare Fastify + ${s.spinUs} us of CPU per request: mean ${mean(rates(s.samples)).toFixed(0)} req/s (server CPU ${cpu(s.samples)} us/request), ${share.toFixed(0)}% of bare`;

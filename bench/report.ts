@@ -5,6 +5,7 @@
  *
  *   node bench/dist/report.js            # full sizes (200 small jobs; 100k, 300k, 1M, 3M rows; 3 reps)
  *   node bench/dist/report.js --quick    # small sizes, a few minutes on 2 cores (or BENCH_SIZE=quick)
+ *   node bench/dist/report.js --render-only   # summary and plots again from the last run's data/
  *
  * A bench that fails is reported as not measured; the others still run.
  */
@@ -21,6 +22,7 @@ import type { WorkerExtractionReport } from './worker-extraction.bench';
 const ROOT = join(__dirname, '..', '..');
 const OUT = join(ROOT, 'bench', 'report');
 const QUICK = process.argv.includes('--quick') || process.env.BENCH_SIZE === 'quick';
+const RENDER_ONLY = process.argv.includes('--render-only');
 
 /** Arguments per bench, quick and full. */
 const PLAN = {
@@ -39,6 +41,7 @@ const say = (line: string): boolean => process.stdout.write(`${line}\n`);
 /** Runs one bench, its output into logs/<name>.log; resolves to its JSON, or undefined if it failed. */
 async function runBench<T>(name: BenchName): Promise<{ data?: T; seconds: number; error?: string }> {
   const json = join(OUT, 'data', `${name}.json`);
+  if (RENDER_ONLY) return existsSync(json) ? { data: JSON.parse(readFileSync(json, 'utf8')) as T, seconds: 0 } : { seconds: 0, error: 'no data from an earlier run' };
   const log = createWriteStream(join(OUT, 'logs', `${name}.log`));
   const started = process.hrtime.bigint();
   say(`running ${name} ${PLAN[name].join(' ')} ...`);
@@ -158,7 +161,7 @@ async function main(): Promise<void> {
   const lines = [
     '# Fetcher benchmark report',
     '',
-    `Generated ${started.toISOString()} by \`npm run bench:report${QUICK ? ' -- --quick' : ''}\`. Targets are ratios against an anchor measured in the same run, or absolute where there is no anchor; no test asserts them.`,
+    `Generated ${started.toISOString()} by \`npm run bench:report${QUICK ? ' -- --quick' : ''}\`${RENDER_ONLY ? ' (rendered again from the data of an earlier run: the machine lines describe now, not that run)' : ''}. Targets are ratios against an anchor measured in the same run, or absolute where there is no anchor; no test asserts them.`,
     '',
     '## Machine',
     '',

@@ -34,8 +34,8 @@ export function latencyHistogram(latenciesMs: readonly number[], marks: { label:
       },
       {
         data: { values: marks },
-        mark: { type: 'rule', strokeWidth: 2 },
-        encoding: { x: { field: 'ms', type: 'quantitative' }, color: { field: 'label', type: 'nominal', title: null }, strokeDash: { field: 'label', type: 'nominal', legend: null } },
+        mark: { type: 'rule', strokeWidth: 2, strokeDash: [4, 3] },
+        encoding: { x: { field: 'ms', type: 'quantitative' }, color: { field: 'label', type: 'nominal', title: null, legend: { labelLimit: 300 } } },
       },
     ],
   });
@@ -55,14 +55,14 @@ export function againstRows(
         encoding: {
           x: { field: 'rows', type: 'quantitative', scale: { type: 'log' }, title: 'rows' },
           y: { field: 'value', type: 'quantitative', title: yTitle },
-          color: { field: 'series', type: 'nominal', title: null },
+          color: { field: 'series', type: 'nominal', title: null, legend: { labelLimit: 300 } },
         },
       },
       ...(limits.length > 0
         ? [{
           data: { values: limits },
           mark: { type: 'rule' as const, strokeDash: [4, 4] },
-          encoding: { y: { field: 'value', type: 'quantitative' as const }, color: { field: 'label', type: 'nominal' as const, title: null } },
+          encoding: { y: { field: 'value', type: 'quantitative' as const }, color: { field: 'label', type: 'nominal' as const, title: null, legend: { labelLimit: 300 } } },
         }]
         : []),
     ],
@@ -79,7 +79,7 @@ export function phaseBars(phases: { phase: string; p50: number; p99: number }[])
     data: { values },
     mark: 'bar',
     encoding: {
-      y: { field: 'phase', type: 'nominal', sort: phases.map((p) => p.phase), title: null },
+      y: { field: 'phase', type: 'nominal', sort: phases.map((p) => p.phase), title: null, axis: { labelLimit: 300 } },
       yOffset: { field: 'stat', type: 'nominal' },
       x: { field: 'ms', type: 'quantitative', title: 'ms' },
       color: { field: 'stat', type: 'nominal', title: null },

@@ -111,7 +111,8 @@ export default tseslint.config(
   ...appImportRules('cli', ['@fetcher/manager', '@fetcher/worker', '@fetcher/standalone']),
   {
     // The console runs in a browser: its own program (DOM types, JSX), and nothing of the server side.
-    files: ['apps/console/**/*.ts', 'apps/console/**/*.tsx'],
+    // Its unit specs (apps/console/test) are in the root program, as they run under jest in Node.
+    files: ['apps/console/src/**/*.ts', 'apps/console/src/**/*.tsx'],
     languageOptions: { parserOptions: { project: './apps/console/tsconfig.json', tsconfigRootDir: import.meta.dirname } },
     rules: {
       'no-restricted-imports': ['error', { patterns: [

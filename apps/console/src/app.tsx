@@ -27,7 +27,15 @@ export function App() {
 
   return (
     <>
-      <a class="skip" href="#main">
+      {/* Moves focus without touching the fragment, which holds the page. */}
+      <a
+        class="skip"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         Skip to content
       </a>
       <header class="bar">
@@ -52,10 +60,13 @@ export function App() {
               setToken(value);
               setSignIn(undefined);
               setGeneration((g) => g + 1);
+              // The prompt and its focused button are gone: continue from the page's start.
+              document.getElementById('main')?.focus();
             }}
           />
         ) : (
-          <div key={`${route.page}-${generation}`}>
+          // Keyed by the whole location: following a link (even to the same page) starts it afresh.
+          <div key={`${route.page}?${route.params.toString()}#${generation}`}>
             {route.page === 'jobs' && <JobsPage params={route.params} />}
             {route.page === 'connections' && <ConnectionsPage />}
             {route.page === 'schema' && <SchemaPage params={route.params} />}

@@ -11,6 +11,15 @@ const TENANT_ID_MAX = 256;
 /** Clocks of the token issuer and this service may disagree by this much. */
 export const CLOCK_TOLERANCE_SEC = 60;
 
+/**
+ * A client sends the same token with every request for its lifetime, and a signature check costs far
+ * more than the rest of the guard. A token verified once is remembered by its exact text for at most
+ * this long (its `exp` still applies on every use), so a key withdrawn from the key set stops
+ * working within the same bound as the key set's own refresh.
+ */
+const REMEMBER_MS = 60_000;
+const REMEMBER_MAX = 10_000;
+
 export interface TenantTokenVerifierOptions {
   /**
    * The least time between two key-set downloads. An unknown `kid` refreshes the set once; within
@@ -30,6 +39,8 @@ export interface TenantTokenVerifierOptions {
 export class TenantTokenVerifier {
   readonly #key: KeyObject | JWTVerifyGetKey;
   readonly #settings: TenantTokenSettings;
+  /** Verified tokens by their text, oldest first. */
+  readonly #verified = new Map<string, { readonly tenantId: string; readonly exp: number; readonly until: number }>();
 
   constructor(settings: TenantTokenSettings, options: TenantTokenVerifierOptions = {}) {
     this.#settings = settings;
@@ -52,6 +63,8 @@ export class TenantTokenVerifier {
     const bearer = bearerToken(authorization);
     if (bearer.kind !== 'token') throw Errors.missingToken();
     const token = bearer.token;
+    const remembered = this.#remembered(token);
+    if (remembered !== undefined) return remembered;
     const claims = shapeOf(token);
     if (claims.tenantId === undefined || claims.tenantId === null || claims.tenantId === '') throw Errors.missingTenant();
     if (!isTenantId(claims.tenantId)) throw Errors.invalidTenant();
@@ -72,7 +85,26 @@ export class TenantTokenVerifier {
     // The same bytes were checked above; re-read from the verified payload so nothing unverified is used.
     const tenantId = payload.tenantId;
     if (!isTenantId(tenantId)) throw Errors.invalidTenant();
+    this.#remember(token, tenantId, payload.exp as number);
     return tenantId;
+  }
+
+  /** The tenant of a token verified within REMEMBER_MS that has not expired since (same leeway as jose). */
+  #remembered(token: string): string | undefined {
+    const entry = this.#verified.get(token);
+    if (entry === undefined) return undefined;
+    const now = Date.now();
+    if (now < entry.until && Math.floor(now / 1000) < entry.exp + CLOCK_TOLERANCE_SEC) return entry.tenantId;
+    this.#verified.delete(token);
+    return undefined;
+  }
+
+  #remember(token: string, tenantId: string, exp: number): void {
+    if (this.#verified.size >= REMEMBER_MAX) {
+      const oldest = this.#verified.keys().next();
+      if (!oldest.done) this.#verified.delete(oldest.value);
+    }
+    this.#verified.set(token, { tenantId, exp, until: Date.now() + REMEMBER_MS });
   }
 }
 

@@ -185,9 +185,20 @@ describe('the tenant guard refreshing its JWKS', () => {
     expect(jwks.fetches).toBe(3);
   });
 
+  it('keeps refusing a remembered token once it expires, and re-checks it after a minute', async () => {
+    const now = start + 62_000;
+    jest.setSystemTime(now);
+    const token = await aTenantToken(first, 'acme', { expiresIn: 30 });
+    expect((await sut.get(`Bearer ${token}`)).status).toBe(200);
+    jest.setSystemTime(now + 89_000); // 30 s lifetime + 60 s leeway not yet over
+    expect((await sut.get(`Bearer ${token}`)).status).toBe(200);
+    jest.setSystemTime(now + 91_000);
+    expect((await sut.get(`Bearer ${token}`)).body).toEqual(INVALID_TOKEN);
+  });
+
   it('answers 503 when the set cannot be downloaded, since the token may be fine', async () => {
     jwks.failing = true;
-    jest.setSystemTime(start + 93_000);
+    jest.setSystemTime(start + 160_000);
     const res = await sut.get(`Bearer ${await aTenantToken((await aSigningKey('new-one', 'ES256')), 'acme')}`);
     expect(res).toMatchObject({ status: 503, body: { code: 'SERVICE_UNAVAILABLE', title: 'Service Unavailable' } });
     // A cached key still works while the server is down.

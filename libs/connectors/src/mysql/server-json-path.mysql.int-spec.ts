@@ -10,10 +10,10 @@ const DATABASE = `fetcher_json_${randomBytes(4).toString('hex')}`;
 const OPTIONS: ConnectorOptions = { hostSafety: { allowPrivate: true, allowlist: ['127.0.0.1/32'] } };
 const ROWS = 3000;
 
-const connector = (serverJsonPath: boolean): MysqlConnector =>
+const connector = (serverJsonPath: boolean, timeouts: ConnectorOptions['timeouts'] = {}): MysqlConnector =>
   mysqlConnectorWithReadPath(
     { configName: 'crm', type: 'MYSQL', host: '127.0.0.1', port: 3306, databaseName: DATABASE, userName: 'root', sslMode: '' },
-    OPTIONS,
+    { ...OPTIONS, timeouts },
     serverJsonPath,
   );
 
@@ -71,6 +71,8 @@ const FIXTURES = [
      (-4, '2024-02-29 12:00:00', '2024-02-29 12:00:00.500000', '2000-01-01 00:00:00.010', '0000-01-01', '12345678901234567890', 1e-7, 0.1)`,
   'CREATE TABLE with_uuid (id INT, tag UUID)',
   "INSERT INTO with_uuid VALUES (1, '123e4567-e89b-12d3-a456-426614174000'), (2, NULL)",
+  'CREATE TABLE locked (id INT)',
+  'INSERT INTO locked VALUES (1)',
   'CREATE TABLE big (n INT NOT NULL PRIMARY KEY, filler VARCHAR(1000) NOT NULL)',
   "INSERT INTO big SELECT seq, REPEAT('x', 800) FROM seq_1_to_20000",
 ];
@@ -200,6 +202,24 @@ describe('the MariaDB server-built JSON path against a real MariaDB', () => {
       const items = await drain(await reader.queryStream({ configName: 'crm', tables: { with_uuid: ['id'] } }, signal));
       expect(documentOf(items)).toBe('{"id":1},{"id":2}');
     } finally {
+      await reader.close();
+    }
+  });
+
+  it('reports the statement timeout as timeout, and the connector stays usable', async () => {
+    const reader = connector(true, { queryMs: 300 });
+    const locker = await createConnection({ host: '127.0.0.1', port: 3306, user: 'root', database: DATABASE });
+    try {
+      await reader.discoverSchema(signal);
+      await locker.query('LOCK TABLES locked WRITE');
+      const cursor = await reader.queryStream({ configName: 'crm', tables: { locked: ['id'] } }, signal);
+      const error = await cursor.next().catch((e: unknown) => e);
+      await cursor.close();
+      expect(error).toMatchObject({ category: 'timeout', message: 'datasource query timed out' });
+      await locker.query('UNLOCK TABLES');
+      expect(documentOf(await drain(await reader.queryStream({ configName: 'crm', tables: { locked: ['id'] } }, signal)))).toBe('{"id":1}');
+    } finally {
+      await locker.end();
       await reader.close();
     }
   });

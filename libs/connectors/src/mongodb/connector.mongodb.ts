@@ -3,7 +3,7 @@
  * connector, opened by testConnection; the collections and their inferred kinds are cached and
  * reused by queryStream for collection names, projections and filter coercion.
  */
-import { MongoClient, type Db, type MongoClientOptions } from 'mongodb';
+import { MongoClient, type Db, type MongoClientOptions, type Sort } from 'mongodb';
 import {
   EngineError,
   compareUtf8,
@@ -25,6 +25,7 @@ import { abortError, raceAbort, throwIfAborted, withTimeout } from '../common/ab
 import { SequentialTableCursor, openAsItems } from '../common/table-cursor';
 import { mongoClientOptions, mongoConnectionString } from './client-options.mongodb';
 import { buildFilterDocument } from './filter-document.mongodb';
+import { mongoKeyset } from './incremental-query.mongodb';
 import { pinnedLookup } from './pinned-lookup.mongodb';
 import { projectionFor } from './projection.mongodb';
 import { inferCollectionSchema, listCollectionKeys } from './schema-discovery.mongodb';
@@ -51,6 +52,9 @@ interface CollectionQuery {
   readonly filter: Record<string, unknown>;
   readonly projection?: Record<string, unknown>;
   readonly maxTimeMS: number;
+  /** Incremental tables only: the keyset order and the row limit. */
+  readonly sort?: Sort;
+  readonly limit?: number;
 }
 
 /**
@@ -58,6 +62,8 @@ interface CollectionQuery {
  * must not show through JSON.stringify or util.inspect of a connector a host logs.
  */
 export class MongoConnector implements Connector {
+  /** Incremental tables read with a keyset filter, sort and limit (incremental-query.mongodb.ts). */
+  readonly supportsIncremental = true;
   readonly #descriptor: ConnectionDescriptor;
   readonly #options: ConnectorOptions;
   readonly #createClient: MongoClientFactory;
@@ -176,6 +182,8 @@ export class MongoConnector implements Connector {
   #openTable(db: Db, query: CollectionQuery, signal: AbortSignal): MongoTableRows {
     const cursor = db.collection(query.collection).find(query.filter, {
       ...(query.projection ? { projection: query.projection } : {}),
+      ...(query.sort ? { sort: query.sort } : {}),
+      ...(query.limit !== undefined ? { limit: query.limit } : {}),
       batchSize: MONGO_BATCH_SIZE,
       maxTimeMS: query.maxTimeMS,
       // Raw bytes: each document is decoded on its own, so an undecodable one is skipped.
@@ -188,10 +196,16 @@ export class MongoConnector implements Connector {
 
   #collectionQuery(request: QueryRequest, table: string, collection: string, schema: TableSchema): CollectionQuery {
     const kinds = new Map<string, ColumnKind>((schema.columns ?? []).map((column) => [column.name, column.kind]));
-    const filter = buildFilterDocument(request.filters?.[table], kinds, `${request.configName}.${table}`);
+    const path = `${request.configName}.${table}`;
+    const filters = buildFilterDocument(request.filters?.[table], kinds, path);
     const projection = projectionFor(request.tables[table], schema.fields);
-    const maxTimeMS = queryTimeoutMs(this.#timeouts, Object.keys(filter).length > 0);
-    return { collection, filter, ...(projection ? { projection } : {}), maxTimeMS };
+    const incremental = request.incremental?.[table];
+    const keyset = incremental ? mongoKeyset(incremental, path) : undefined;
+    // Both must hold: the filters' keys and the keyset's `$or` never share a level.
+    const filter = keyset && Object.keys(keyset.filter).length > 0 ? (Object.keys(filters).length > 0 ? { $and: [filters, keyset.filter] } : keyset.filter) : filters;
+    const maxTimeMS = queryTimeoutMs(this.#timeouts, Object.keys(filter).length > 0 || keyset !== undefined);
+    const order = keyset ? { sort: keyset.sort as Sort, ...(keyset.limit !== undefined ? { limit: keyset.limit } : {}) } : {};
+    return { collection, filter, ...(projection ? { projection } : {}), maxTimeMS, ...order };
   }
 
   async #collectionMap(db: Db, signal: AbortSignal): Promise<Map<string, string>> {

@@ -9,6 +9,7 @@ import { deserializeDocument } from './value-mapping.mongodb';
 import {
   TYPE_SAMPLE_SIZE,
   TYPE_SAMPLE_THRESHOLD,
+  alwaysPresentFields,
   inferFieldTypes,
   keyInferencePipeline,
   keysFromGroupResult,
@@ -41,7 +42,7 @@ export async function inferCollectionSchema(db: Db, key: string, collection: str
   const count = await metadataCount(db, collection, signal);
   const keys = await inferKeys(db, collection, count, signal);
   const documents = await sampleDocuments(db, collection, count, signal);
-  return tableSchemaOf(key, keys, inferFieldTypes(documents));
+  return tableSchemaOf(key, keys, inferFieldTypes(documents), alwaysPresentFields(documents));
 }
 
 /** The collection's metadata count (the `count` command without a filter): a size class, not an exact figure. */

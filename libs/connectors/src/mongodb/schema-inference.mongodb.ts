@@ -157,12 +157,31 @@ export function inferFieldTypes(documents: Iterable<Readonly<Document>>): Map<st
   return types;
 }
 
-/** Fields = the union of the key set and the sampled fields, sorted; a key never sampled is `unknown`. */
-export function tableSchemaOf(name: string, keys: Iterable<string>, types: ReadonlyMap<string, BsonTypeName>): TableSchema {
+/** The fields every sampled document holds with a value other than null (none when nothing was sampled). */
+export function alwaysPresentFields(documents: readonly Readonly<Document>[]): Set<string> {
+  if (documents.length === 0) return new Set();
+  const present = new Set(Object.keys(documents[0]).filter((field) => documents[0][field] !== null && documents[0][field] !== undefined));
+  for (const document of documents.slice(1)) {
+    for (const field of present) if (document[field] === null || document[field] === undefined) present.delete(field);
+  }
+  return present;
+}
+
+/**
+ * Fields = the union of the key set and the sampled fields, sorted; a key never sampled is `unknown`.
+ * With `present` (what `alwaysPresentFields` found), the facts incremental planning reads as well: a
+ * field is `nullable` unless every sampled document held it, strings are ordered by code point (the
+ * simple binary comparison MongoDB applies without a collation), and `_id` is the primary key. The
+ * sample is not the collection: a later NULL cursor fails the run (the engine checks every row)
+ * rather than being skipped.
+ */
+export function tableSchemaOf(name: string, keys: Iterable<string>, types: ReadonlyMap<string, BsonTypeName>, present?: ReadonlySet<string>): TableSchema {
   const fields = [...new Set([...keys, ...types.keys()])].sort(compareUtf8);
   const columns: ColumnInfo[] = fields.map((field) => {
     const type = types.get(field) ?? 'unknown';
-    return { name: field, kind: kindOfBsonType(type), nativeType: type };
+    const kind = kindOfBsonType(type);
+    if (!present) return { name: field, kind, nativeType: type };
+    return { name: field, kind, nativeType: type, nullable: !present.has(field), ...(kind === 'string' ? { ordering: 'binary' as const } : {}) };
   });
-  return { name, fields, columns };
+  return { name, fields, columns, ...(present && fields.includes('_id') ? { primaryKey: ['_id'] } : {}) };
 }

@@ -23,4 +23,9 @@ describe(WorkerModule.name, () => {
       await moduleRef.close();
     }
   });
+
+  it('refuses multi-tenant mode until per-tenant consumers are wired, naming the variable', () => {
+    const config = loadWorkerConfig({ ...ENV, ENV_NAME: 'staging', MULTI_TENANT_ENABLED: 'true', MULTI_TENANT_URL: 'https://tm', MULTI_TENANT_SERVICE_API_KEY: 'k', MULTI_TENANT_REDIS_HOST: 'r' });
+    expect(() => WorkerModule.forRoot(config)).toThrow('MULTI_TENANT_ENABLED: the multi-tenant settings are valid, but this release cannot serve tenants yet');
+  });
 });

@@ -6,8 +6,9 @@ export function formatTime(iso: string | undefined): string {
   return Number.isNaN(date.getTime()) ? iso : date.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
 }
 
+/** The end of a UUIDv7 is random, its start a timestamp: jobs created together differ only at the end. */
 export function shortId(id: string): string {
-  return id.slice(0, 8);
+  return id.slice(-8);
 }
 
 export function datasourcesOf(mapped: Record<string, unknown>): string {

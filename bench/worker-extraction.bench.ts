@@ -68,7 +68,8 @@ async function main(): Promise<void> {
     const flags = [...workerStartFlags(), ...WORKER_NODE_ARGS].join(' ') || 'none';
     out(`worker bench over the Manager's HTTP API: sizes ${SIZES.join(', ')} (one job each, fresh Worker), ${REPS} repetitions of 1M rows vs psql; worker node flags: ${flags}`);
     for (const thresholdMb of THRESHOLDS_MB) {
-      const env = { OBJECT_STORAGE_MULTIPART_THRESHOLD_MB: String(thresholdMb) };
+      // A 2 GiB result limit: the default (256 MiB of JSON) refuses the 3M-row result (about 480 MB).
+      const env = { OBJECT_STORAGE_MULTIPART_THRESHOLD_MB: String(thresholdMb), ENGINE_MAX_RESULT_BYTES: String(2 ** 31) };
       out(`OBJECT_STORAGE_MULTIPART_THRESHOLD_MB=${thresholdMb}:`);
       const run: WorkerExtractionReport['runs'][number] = { thresholdMb, sizes: [] };
       report.runs.push(run);

@@ -242,7 +242,7 @@ describe('operator console (real browser)', () => {
     expect(rows.map((r) => r.id).sort((a, b) => a - b)).toEqual(Array.from({ length: ORDERS - 39 }, (_, i) => i + 40));
   });
 
-  it('cancels a running job from the list', async () => {
+  it('explains why the connection of a running job cannot be deleted, and cancels the job from the list', async () => {
     // A lock held on the table keeps the job's query waiting, so the job is reliably running when canceled.
     const holder = new Client(postgres(database));
     await holder.connect();
@@ -253,6 +253,11 @@ describe('operator console (real browser)', () => {
       expect(created.status).toBe(202);
       const running = created.body.jobId as string;
       await eventually(async () => ((await api('GET', `/v1/fetcher/${running}`)).body.status === 'processing' ? true : undefined), 20_000);
+
+      // While it runs, its connection cannot be deleted, and the console says why.
+      await open(page, 'connections');
+      await page.getByRole('button', { name: `Delete ${configName}` }).click();
+      await page.locator('p.notice', { hasText: `${configName} is used by a pending or processing job` }).waitFor();
 
       await open(page, 'jobs');
       const row = page.locator(`tr[data-job="${running}"]`);

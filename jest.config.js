@@ -50,5 +50,12 @@ module.exports = {
       testMatch: ['<rootDir>/test/chaos/**/*.chaos-spec.ts'],
       setupFilesAfterEnv: ['<rootDir>/test/support/e2e-timeout.ts'],
     },
+    {
+      // Long chaos runs (bench/chaos.sh): not part of npm test.
+      ...common,
+      displayName: 'chaos-bench',
+      testMatch: ['<rootDir>/bench/chaos/**/*.bench-spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/e2e-timeout.ts'],
+    },
   ],
 };

@@ -44,7 +44,9 @@ export interface WorkerWorld {
   restartS3(): Promise<void>;
 }
 
-export async function startWorkerWorld(): Promise<WorkerWorld> {
+/** `amqpPort`: a RabbitMQ on another loopback port (the broker-restart bench runs its own node). */
+export async function startWorkerWorld(options: { amqpPort?: number } = {}): Promise<WorkerWorld> {
+  const amqpPort = options.amqpPort ?? 5672;
   const id = randomUUID().slice(0, 8);
   const s3Dir = mkdtempSync(join(tmpdir(), `worker-e2e-s3-${id}-`));
   const spoolDir = join(mkdtempSync(join(tmpdir(), `worker-e2e-spool-${id}-`)), 'spool');
@@ -67,7 +69,7 @@ export async function startWorkerWorld(): Promise<WorkerWorld> {
 
   const workQueue = `worker-e2e.${id}.queue`;
   const eventsExchange = `worker-e2e.${id}.events`;
-  const amqp = await connect('amqp://guest:guest@127.0.0.1:5672');
+  const amqp = await connect(`amqp://guest:guest@127.0.0.1:${amqpPort}`);
   const channel = await amqp.createChannel();
   // The same declarations the worker makes, so the test can publish before it starts.
   await channel.assertExchange('fetcher.dlx', 'direct', { durable: true });
@@ -106,7 +108,7 @@ export async function startWorkerWorld(): Promise<WorkerWorld> {
       ENV_NAME: 'test',
       APP_ENC_KEY: MASTER_KEY.toString('base64'),
       RABBITMQ_HOST: '127.0.0.1',
-      RABBITMQ_PORT_AMQP: '5672',
+      RABBITMQ_PORT_AMQP: String(amqpPort),
       RABBITMQ_DEFAULT_USER: 'guest',
       RABBITMQ_DEFAULT_PASS: 'guest',
       RABBITMQ_FETCHER_WORK_QUEUE: workQueue,

@@ -76,6 +76,12 @@ describe(ErrorFilter.name, () => {
     expect(sut.render(new HttpException('bad', 415)).body).toMatchObject({ code: 'FET-0001' });
   });
 
+  it('names an unknown route by its method and path, never its query string (tokens travel there)', () => {
+    const error = new NotFoundException('Cannot GET /x?token=s3cret');
+    expect(sut.render(error, { method: 'GET', url: '/x?token=s3cret#f' }).body).toEqual({ code: 404, title: 'request_failed', message: 'Cannot GET /x' });
+    expect(sut.render(error, { method: 'DELETE', url: '/a/%ZZ' }).body).toMatchObject({ message: 'Cannot DELETE /a/%ZZ' });
+  });
+
   it('answers anything untranslated with E8 and never its message', () => {
     for (const error of [new Error('mongodb://user:secret@host failed'), new EngineError('unavailable', 'x', new Error('dsn')), 'text', undefined]) {
       const rendered = sut.render(error);
@@ -95,7 +101,7 @@ describe(`${ErrorFilter.name} when logging fails`, () => {
       status: (status: number) => { sent.status = status; return reply; },
       send: (body: string) => { sent.body = body; return reply; },
     };
-    const host = { switchToHttp: () => ({ getResponse: () => reply }) } as unknown as ArgumentsHost;
+    const host = { switchToHttp: () => ({ getResponse: () => reply, getRequest: () => ({ method: 'GET', url: '/x' }) }) } as unknown as ArgumentsHost;
     sut.catch(new Error('boom'), host);
     expect(sent.status).toBe(500);
     expect(JSON.parse(sent.body!)).toEqual({

@@ -1,5 +1,5 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, Logger } from '@nestjs/common';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error';
 import { Texts } from '../errors/catalogue';
 import { STATUS_BY_CATEGORY } from './status-by-category';
@@ -24,9 +24,10 @@ export class ErrorFilter implements ExceptionFilter {
 
   catch(error: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
+    const request = host.switchToHttp().getRequest<FastifyRequest | undefined>();
     let rendered: RenderedError;
     try {
-      rendered = this.render(error);
+      rendered = this.render(error, request);
     } catch {
       // A filter that throws hands the error to Fastify, which answers its own body quoting the message.
       rendered = internalError();
@@ -34,7 +35,8 @@ export class ErrorFilter implements ExceptionFilter {
     sendRendered(reply, rendered);
   }
 
-  render(error: unknown): RenderedError {
+  /** `request`: the one that failed; an unknown route is answered with its method and path. */
+  render(error: unknown, request?: Pick<FastifyRequest, 'method' | 'url'>): RenderedError {
     if (error instanceof AppError) return renderAppError(error);
     const status = error instanceof HttpException ? error.getStatus() : fastifyStatus(error);
     if (status === 413) return frameworkError(413, 'Request Entity Too Large');
@@ -42,7 +44,12 @@ export class ErrorFilter implements ExceptionFilter {
       // The framework refused the body (framing, encoding, media type): the contract calls that a parse failure.
       return renderAppError(new AppError('validation', 'FET-0001', 'Bad Request', Texts.parse, status === 415 ? { reason: 'content_type' } : {}));
     }
-    if (error instanceof HttpException) return frameworkError(error.getStatus(), error.message);
+    if (error instanceof HttpException) {
+      // The router's own text quotes the whole URL, query string included, and query strings carry
+      // tokens and keys; the contract's message names the method and the path only.
+      if (status === 404 && request) return frameworkError(404, `Cannot ${request.method} ${pathOf(request.url)}`);
+      return frameworkError(error.getStatus(), error.message);
+    }
     try {
       this.logger.error({ err: describe(error) }, 'unhandled error');
     } catch {
@@ -80,8 +87,14 @@ function internalError(): RenderedError {
   return { status: 500, body: { ...INTERNAL_ERROR_BODY }, headers: {} };
 }
 
+/** A request URL without its query string (and fragment). */
+function pathOf(url: string): string {
+  const end = url.search(/[?#]/);
+  return end === -1 ? url : url.slice(0, end);
+}
+
 /** E4: the numeric status as `code` and the fixed title `request_failed`. */
-function frameworkError(status: number, message: string): RenderedError {
+export function frameworkError(status: number, message: string): RenderedError {
   return { status, headers: {}, body: { code: status, title: 'request_failed', message } };
 }
 

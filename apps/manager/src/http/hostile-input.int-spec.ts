@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import fc from 'fast-check';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 // eslint-disable-next-line no-restricted-imports -- an integration spec, not app code: it runs the in-process Mongo test server
 import { type MongoTestTarget, withMongo } from '@fetcher/mongo-test-server';
@@ -8,6 +9,7 @@ import { MongoModule } from '../adapters/mongo/mongo.module';
 import { JOB_MODEL, JobSchema } from '../adapters/mongo/job.schema';
 import { loadManagerConfig, mongoSettings } from '../config/manager.config';
 import { CLOCK, type Clock } from '../ports/clock.port';
+import { answerProblems, HOSTILE_ROUTES, type HostileRequest, type RequestContext } from '../testing/hostile-requests';
 import { aPostgresConnection } from '../testing/manager-harness';
 import { createPostgresSchema } from '../testing/sql-fixtures';
 import { managerTestEnv } from '../testing/manager-test-env';
@@ -146,5 +148,41 @@ describe('the Manager refuses hostile input with its documented 4xx', () => {
     const logged = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === 'unhandled error');
     expect(logged).toEqual([expect.objectContaining({ level: 50, err: { type: 'TypeError' } })]);
     expect(lines.join('\n')).not.toContain('s3cret');
+  });
+  /**
+   * Generated requests per route (apps/manager/src/testing/hostile-requests.ts): 100 each here
+   * (1,800 in all), 100,000 each in bench/hostile/requests.bench.ts. A connection and a job of their
+   * own, since these requests delete, patch and assign what they hit.
+   */
+  describe('generated requests', () => {
+    const RUNS_PER_ROUTE = 100;
+    let ctx: RequestContext;
+
+    const inject = async (r: HostileRequest) => {
+      const res = await app.inject({ method: r.method, url: r.url, headers: r.headers, ...(r.body === undefined ? {} : { payload: r.body }) });
+      return { status: res.statusCode, headers: res.headers as Record<string, unknown>, text: res.body };
+    };
+
+    beforeAll(async () => {
+      const created = await send('POST', '/v1/management/connections', JSON.stringify(aPostgresConnection({ schema: pg!.schema })));
+      expect(created.status).toBe(201);
+      const connection = JSON.parse(created.text) as { id: string; configName: string };
+      const jobRes = await send('POST', '/v1/fetcher', job(mapped(connection.configName, `{"${pg!.schema}.orders":["id"]}`), `{"source":"${PRODUCT}","fuzz":true}`));
+      expect(jobRes.status).toBe(202);
+      ctx = { connectionId: connection.id, configName: connection.configName, jobId: (JSON.parse(jobRes.text) as { jobId: string }).jobId, secret: `hostile-secret-${randomUUID()}` };
+    });
+
+    it.each(HOSTILE_ROUTES.map((r) => [r.name, r] as const))('%s: no 5xx, no internals, no echoed secret', async (_name, route) => {
+      await fc.assert(
+        fc.asyncProperty(route.request(ctx), async (request) => {
+          expect(answerProblems(request, await inject(request), ctx.secret)).toEqual([]);
+        }),
+        { numRuns: RUNS_PER_ROUTE },
+      );
+    });
+
+    it('logged none of the secrets it was sent', () => {
+      expect(lines.join('\n')).not.toContain(ctx.secret);
+    });
   });
 });

@@ -7,6 +7,7 @@ import { registerConsoleRoutes } from '../console/console.route';
 import type { ManagerConfig } from '../config/manager.config';
 import { registerJobStatusRoute } from '../jobs/job-status.route';
 import { type ManagerInfrastructure, ManagerModule } from '../manager.module';
+import { answerFrameworkError } from './framework-errors';
 import { RawBody } from './json-body';
 import { buildOpenApiDocument, mountSwagger } from './openapi';
 
@@ -39,7 +40,7 @@ export interface ManagerAppOptions {
 export async function createManagerApp(config: ManagerConfig, options: ManagerAppOptions = {}): Promise<NestFastifyApplication> {
   // No Nest middleware anywhere (request id, logging, metrics and spans are Fastify hooks), so no
   // @fastify/middie: its hook would run on every request for nothing.
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, skipMiddie: true });
+  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, skipMiddie: true, frameworkErrors: answerFrameworkError });
   const app = await NestFactory.create<NestFastifyApplication>(ManagerModule.forRoot(config, {
       ...(options.redisKeyPrefix === undefined ? {} : { redisKeyPrefix: options.redisKeyPrefix }),
       ...(options.infrastructure === undefined ? {} : { infrastructure: options.infrastructure }),

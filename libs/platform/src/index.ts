@@ -77,3 +77,12 @@ export {
   TenantManagerError, type TenantManagerErrorCategory, type TenantManagerErrorDetails, type TenantManagerErrorReason,
 } from './tenancy/tenant-manager-error';
 export { TENANT_MANAGER_DEFAULTS, type TenantManagerClientOptions } from './tenancy/tenant-manager-options';
+
+// Multi-tenancy: tenant lifecycle events over Redis Pub/Sub
+export {
+  parseTenantEvent, TENANT_EVENT_ENVIRONMENTS, tenantEventsChannel, type ParsedTenantEvent, type TenantLifecycleEvent,
+} from './tenancy/tenant-event';
+export {
+  TenantEventDispatcher, type TenantEventDispatcherOptions, type TenantEventHandler, type TenantEventOutcome,
+} from './tenancy/tenant-event-dispatcher';
+export { TenantEventListener, type TenantEventListenerOptions, type TenantEventsRedis } from './tenancy/tenant-event-listener';

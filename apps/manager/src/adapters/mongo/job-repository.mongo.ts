@@ -32,16 +32,184 @@ export class ActiveHashIndexError extends Error {
   }
 }
 
+/** Where a tenant's `job` collection is: the deployment's database, or the tenant's own. */
+export type JobCollectionFor = (tenant: TenantContext) => mongo.Collection<JobDoc> | Promise<mongo.Collection<JobDoc>>;
+
 /**
- * Jobs in MongoDB, single-tenant (the deployment's database is the scope). Driver errors are
- * rethrown as they are: the HTTP layer answers them with the generic 500, which is the contract
- * for job-store failures, and never renders their text.
+ * Jobs in MongoDB, in the collection `collectionFor` gives for the request's tenant: the one shared
+ * collection in single-tenant mode (`MongoJobRepository`), the tenant's own database in multi-tenant
+ * mode. Driver errors are rethrown as they are: the HTTP layer answers them with the generic 500,
+ * which is the contract for job-store failures, and never renders their text.
+ */
+export class MongoJobStore implements JobRepository {
+  constructor(private readonly collectionFor: JobCollectionFor) {}
+
+  async findById(tenant: TenantContext, id: string): Promise<Job | undefined> {
+    if (!isUuid(id)) return undefined; // no stored id is anything else
+    const doc = await (await this.collectionFor(tenant)).findOne({ _id: idFilter(id) });
+    return doc ? toJob(doc) : undefined;
+  }
+
+  async list(tenant: TenantContext, query: JobListQuery): Promise<Job[]> {
+    const filter: mongo.Filter<JobDoc> = {};
+    if (query.source !== undefined) filter['metadata.source'] = query.source;
+    if (query.statuses !== undefined) filter.status = { $in: [...query.statuses] };
+    if (query.configName !== undefined) filter.datasources = query.configName;
+    if (query.createdFrom !== undefined || query.createdTo !== undefined) {
+      filter.created_at = {
+        ...(query.createdFrom !== undefined ? { $gte: query.createdFrom } : {}),
+        ...(query.createdTo !== undefined ? { $lt: query.createdTo } : {}),
+      };
+    }
+    if (query.after !== undefined) {
+      const { createdAt, id } = query.after;
+      filter.$or = [{ created_at: { $lt: createdAt } }, { created_at: createdAt, _id: { $lt: uuidToBinary(id) } }];
+    }
+    const docs = await (await this.collectionFor(tenant)).find(filter, { sort: { created_at: -1, _id: -1 }, limit: query.limit }).toArray();
+    return docs.map(toJob);
+  }
+
+  async findNewestByHashSince(tenant: TenantContext, hash: string, since: Date): Promise<Job | undefined> {
+    const doc = await (await this.collectionFor(tenant)).findOne({ request_hash: hash, created_at: { $gte: since } }, { sort: { created_at: -1 } });
+    return doc ? toJob(doc) : undefined;
+  }
+
+  async findNewestActiveByHash(tenant: TenantContext, hash: string): Promise<Job | undefined> {
+    const doc = await (await this.collectionFor(tenant)).findOne({ request_hash: hash, dedup_active: true }, { sort: { created_at: -1 } });
+    return doc ? toJob(doc) : undefined;
+  }
+
+  async insert(tenant: TenantContext, job: Job): Promise<InsertOutcome> {
+    try {
+      await (await this.collectionFor(tenant)).insertOne(encodeNewJob(job));
+      return 'inserted';
+    } catch (error) {
+      // Ids are fresh UUIDv7s, so the only unique key a new job can collide on is the active hash.
+      if (isDuplicateKey(error)) return 'duplicate_active';
+      throw error;
+    }
+  }
+
+  /**
+   * Look up, then insert, and on a unique-index conflict look up again: the conflicting job is
+   * either still active, or it just finished, and then it is reused if it completed within the
+   * window (the look-up sees it), or the hash is free again and the insert is retried.
+   */
+  async insertUnlessReusable(tenant: TenantContext, job: Job, reusableSince: Date): Promise<CreateOutcome> {
+    for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
+      const existing = await this.findReusable(tenant, job.requestHash, reusableSince);
+      if (existing) return { created: false, existing };
+      if ((await this.insert(tenant, job)) === 'inserted') return { created: true };
+    }
+    return { created: false, contended: true };
+  }
+
+  private async findReusable(tenant: TenantContext, hash: string, since: Date): Promise<Job | undefined> {
+    const active = await this.findNewestActiveByHash(tenant, hash);
+    if (active) return active;
+    const recent = await this.findNewestByHashSince(tenant, hash, since);
+    return recent && recent.status !== 'failed' ? recent : undefined;
+  }
+
+  async markDispatched(tenant: TenantContext, id: string, at: Date): Promise<void> {
+    await (await this.collectionFor(tenant)).updateOne({ _id: idFilter(id) }, {
+      $set: { dispatched_at: at, dispatch_lock_until: null },
+      $inc: { dispatch_attempts: 1 },
+    });
+  }
+
+  async markDispatchFailed(tenant: TenantContext, id: string, error: string, at: Date, failedEvent?: string): Promise<boolean> {
+    // The outbox marker has the Worker's names and shape: its repairer sends the stored event.
+    const marker = failedEvent === undefined ? {} : terminalEventMarker('failed', failedEvent);
+    const result = await (await this.collectionFor(tenant)).updateOne({ _id: idFilter(id), status: 'pending' }, {
+      $set: { status: 'failed', dedup_active: false, completed_at: at, 'metadata.error': error, dispatch_lock_until: null, ...marker },
+    });
+    return result.modifiedCount > 0;
+  }
+
+  async cancelPending(tenant: TenantContext, id: string, at: Date, canceledEvent: string): Promise<boolean> {
+    const result = await (await this.collectionFor(tenant)).updateOne({ _id: idFilter(id), status: 'pending' }, {
+      $set: { status: CANCELED_STATUS, dedup_active: false, completed_at: at, dispatch_lock_until: null, ...terminalEventMarker(CANCELED_STATUS, canceledEvent) },
+    });
+    return result.modifiedCount > 0;
+  }
+
+  async requestCancel(tenant: TenantContext, id: string, at: Date): Promise<Job | undefined> {
+    if (!isUuid(id)) return undefined;
+    // `null` also matches a missing field: the first request stamps, later ones leave its time.
+    const doc = await (await this.collectionFor(tenant)).findOneAndUpdate(
+      { _id: idFilter(id), status: 'processing', cancel_requested_at: null },
+      { $set: encodeCancelRequest(at) },
+      { returnDocument: 'after' },
+    );
+    return doc ? toJob(doc) : this.findById(tenant, id);
+  }
+
+  /**
+   * The link on the retried job is written first, conditionally, so it is the lock: of concurrent
+   * retries one sets it and inserts, the others find it set. A refused insert takes it back.
+   */
+  async insertRetry(tenant: TenantContext, retry: Job & { readonly retryOf: string }): Promise<RetryOutcome> {
+    const claimed = await (await this.collectionFor(tenant)).findOneAndUpdate(
+      { _id: idFilter(retry.retryOf), status: { $in: ['failed', 'canceled'] }, retried_by: null },
+      { $set: { retried_by: retry.id } },
+    );
+    if (!claimed) {
+      const original = await this.findById(tenant, retry.retryOf);
+      if (!original) return { kind: 'not_found' };
+      if (original.retriedBy !== undefined) {
+        const earlier = await this.findById(tenant, original.retriedBy);
+        if (earlier) return { kind: 'retried_already', retry: earlier };
+      }
+      return { kind: 'not_retryable', status: original.status };
+    }
+    if ((await this.insert(tenant, retry)) === 'inserted') return { kind: 'created' };
+    await (await this.collectionFor(tenant)).updateOne({ _id: idFilter(retry.retryOf), retried_by: retry.id }, { $unset: { retried_by: '' } });
+    return { kind: 'duplicate_active' };
+  }
+
+  async claimUndispatched(tenant: TenantContext, claim: DispatchClaim): Promise<Job | undefined> {
+    // `null` also matches a missing field: jobs written by the original service have no dispatch bookkeeping.
+    const doc = await (await this.collectionFor(tenant)).findOneAndUpdate(
+      {
+        status: 'pending',
+        dispatched_at: null,
+        created_at: { $lt: claim.createdBefore },
+        $or: [{ dispatch_lock_until: null }, { dispatch_lock_until: { $lt: claim.now } }],
+      },
+      { $set: { dispatch_lock_until: claim.lockUntil }, $inc: { dispatch_attempts: 1 } },
+      { sort: { created_at: 1 }, returnDocument: 'before' },
+    );
+    return doc ? toJob(doc) : undefined;
+  }
+
+  async claimStale(tenant: TenantContext, claim: StaleClaim): Promise<StaleJob | undefined> {
+    // `$lt` on a date matches only dates: a job never dispatched (null) is claimUndispatched's.
+    const doc = await (await this.collectionFor(tenant)).findOneAndUpdate(
+      {
+        status: 'pending',
+        dispatched_at: { $lt: claim.dispatchedBefore },
+        $or: [{ dispatch_lock_until: null }, { dispatch_lock_until: { $lt: claim.now } }],
+      },
+      { $set: { dispatch_lock_until: claim.lockUntil }, $inc: { redispatch_count: 1 } },
+      { sort: { created_at: 1 }, returnDocument: 'before' },
+    );
+    if (!doc) return undefined;
+    return { job: toJob(doc), redispatches: decodeJobDocument(doc).redispatchCount ?? 0 };
+  }
+}
+
+/**
+ * Jobs in the single-tenant deployment's database, which this service also indexes at startup
+ * (in multi-tenant mode indexes are managed outside the service, per tenant database).
  */
 @Injectable()
-export class MongoJobRepository implements JobRepository, OnModuleInit {
+export class MongoJobRepository extends MongoJobStore implements OnModuleInit {
   private readonly logger = new Logger(MongoJobRepository.name);
 
-  constructor(@InjectModel(JOB_MODEL) private readonly model: Model<unknown>) {}
+  constructor(@InjectModel(JOB_MODEL) private readonly model: Model<unknown>) {
+    super(() => model.collection as unknown as mongo.Collection<JobDoc>);
+  }
 
   /** Native operations keep ids as binaries of subtype 0x00, which mongoose casting would not promise. */
   private get collection(): mongo.Collection<JobDoc> {
@@ -80,160 +248,6 @@ export class MongoJobRepository implements JobRepository, OnModuleInit {
       if (isDuplicateKey(error)) throw new ActiveHashIndexError();
       if (!isIndexConflict(error)) throw error;
     }
-  }
-
-  async findById(_tenant: TenantContext, id: string): Promise<Job | undefined> {
-    if (!isUuid(id)) return undefined; // no stored id is anything else
-    const doc = await this.collection.findOne({ _id: idFilter(id) });
-    return doc ? toJob(doc) : undefined;
-  }
-
-  async list(_tenant: TenantContext, query: JobListQuery): Promise<Job[]> {
-    const filter: mongo.Filter<JobDoc> = {};
-    if (query.source !== undefined) filter['metadata.source'] = query.source;
-    if (query.statuses !== undefined) filter.status = { $in: [...query.statuses] };
-    if (query.configName !== undefined) filter.datasources = query.configName;
-    if (query.createdFrom !== undefined || query.createdTo !== undefined) {
-      filter.created_at = {
-        ...(query.createdFrom !== undefined ? { $gte: query.createdFrom } : {}),
-        ...(query.createdTo !== undefined ? { $lt: query.createdTo } : {}),
-      };
-    }
-    if (query.after !== undefined) {
-      const { createdAt, id } = query.after;
-      filter.$or = [{ created_at: { $lt: createdAt } }, { created_at: createdAt, _id: { $lt: uuidToBinary(id) } }];
-    }
-    const docs = await this.collection.find(filter, { sort: { created_at: -1, _id: -1 }, limit: query.limit }).toArray();
-    return docs.map(toJob);
-  }
-
-  async findNewestByHashSince(_tenant: TenantContext, hash: string, since: Date): Promise<Job | undefined> {
-    const doc = await this.collection.findOne({ request_hash: hash, created_at: { $gte: since } }, { sort: { created_at: -1 } });
-    return doc ? toJob(doc) : undefined;
-  }
-
-  async findNewestActiveByHash(_tenant: TenantContext, hash: string): Promise<Job | undefined> {
-    const doc = await this.collection.findOne({ request_hash: hash, dedup_active: true }, { sort: { created_at: -1 } });
-    return doc ? toJob(doc) : undefined;
-  }
-
-  async insert(_tenant: TenantContext, job: Job): Promise<InsertOutcome> {
-    try {
-      await this.collection.insertOne(encodeNewJob(job));
-      return 'inserted';
-    } catch (error) {
-      // Ids are fresh UUIDv7s, so the only unique key a new job can collide on is the active hash.
-      if (isDuplicateKey(error)) return 'duplicate_active';
-      throw error;
-    }
-  }
-
-  /**
-   * Look up, then insert, and on a unique-index conflict look up again: the conflicting job is
-   * either still active, or it just finished, and then it is reused if it completed within the
-   * window (the look-up sees it), or the hash is free again and the insert is retried.
-   */
-  async insertUnlessReusable(tenant: TenantContext, job: Job, reusableSince: Date): Promise<CreateOutcome> {
-    for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
-      const existing = await this.findReusable(tenant, job.requestHash, reusableSince);
-      if (existing) return { created: false, existing };
-      if ((await this.insert(tenant, job)) === 'inserted') return { created: true };
-    }
-    return { created: false, contended: true };
-  }
-
-  private async findReusable(tenant: TenantContext, hash: string, since: Date): Promise<Job | undefined> {
-    const active = await this.findNewestActiveByHash(tenant, hash);
-    if (active) return active;
-    const recent = await this.findNewestByHashSince(tenant, hash, since);
-    return recent && recent.status !== 'failed' ? recent : undefined;
-  }
-
-  async markDispatched(_tenant: TenantContext, id: string, at: Date): Promise<void> {
-    await this.collection.updateOne({ _id: idFilter(id) }, {
-      $set: { dispatched_at: at, dispatch_lock_until: null },
-      $inc: { dispatch_attempts: 1 },
-    });
-  }
-
-  async markDispatchFailed(_tenant: TenantContext, id: string, error: string, at: Date, failedEvent?: string): Promise<boolean> {
-    // The outbox marker has the Worker's names and shape: its repairer sends the stored event.
-    const marker = failedEvent === undefined ? {} : terminalEventMarker('failed', failedEvent);
-    const result = await this.collection.updateOne({ _id: idFilter(id), status: 'pending' }, {
-      $set: { status: 'failed', dedup_active: false, completed_at: at, 'metadata.error': error, dispatch_lock_until: null, ...marker },
-    });
-    return result.modifiedCount > 0;
-  }
-
-  async cancelPending(_tenant: TenantContext, id: string, at: Date, canceledEvent: string): Promise<boolean> {
-    const result = await this.collection.updateOne({ _id: idFilter(id), status: 'pending' }, {
-      $set: { status: CANCELED_STATUS, dedup_active: false, completed_at: at, dispatch_lock_until: null, ...terminalEventMarker(CANCELED_STATUS, canceledEvent) },
-    });
-    return result.modifiedCount > 0;
-  }
-
-  async requestCancel(tenant: TenantContext, id: string, at: Date): Promise<Job | undefined> {
-    if (!isUuid(id)) return undefined;
-    // `null` also matches a missing field: the first request stamps, later ones leave its time.
-    const doc = await this.collection.findOneAndUpdate(
-      { _id: idFilter(id), status: 'processing', cancel_requested_at: null },
-      { $set: encodeCancelRequest(at) },
-      { returnDocument: 'after' },
-    );
-    return doc ? toJob(doc) : this.findById(tenant, id);
-  }
-
-  /**
-   * The link on the retried job is written first, conditionally, so it is the lock: of concurrent
-   * retries one sets it and inserts, the others find it set. A refused insert takes it back.
-   */
-  async insertRetry(tenant: TenantContext, retry: Job & { readonly retryOf: string }): Promise<RetryOutcome> {
-    const claimed = await this.collection.findOneAndUpdate(
-      { _id: idFilter(retry.retryOf), status: { $in: ['failed', 'canceled'] }, retried_by: null },
-      { $set: { retried_by: retry.id } },
-    );
-    if (!claimed) {
-      const original = await this.findById(tenant, retry.retryOf);
-      if (!original) return { kind: 'not_found' };
-      if (original.retriedBy !== undefined) {
-        const earlier = await this.findById(tenant, original.retriedBy);
-        if (earlier) return { kind: 'retried_already', retry: earlier };
-      }
-      return { kind: 'not_retryable', status: original.status };
-    }
-    if ((await this.insert(tenant, retry)) === 'inserted') return { kind: 'created' };
-    await this.collection.updateOne({ _id: idFilter(retry.retryOf), retried_by: retry.id }, { $unset: { retried_by: '' } });
-    return { kind: 'duplicate_active' };
-  }
-
-  async claimUndispatched(_tenant: TenantContext, claim: DispatchClaim): Promise<Job | undefined> {
-    // `null` also matches a missing field: jobs written by the original service have no dispatch bookkeeping.
-    const doc = await this.collection.findOneAndUpdate(
-      {
-        status: 'pending',
-        dispatched_at: null,
-        created_at: { $lt: claim.createdBefore },
-        $or: [{ dispatch_lock_until: null }, { dispatch_lock_until: { $lt: claim.now } }],
-      },
-      { $set: { dispatch_lock_until: claim.lockUntil }, $inc: { dispatch_attempts: 1 } },
-      { sort: { created_at: 1 }, returnDocument: 'before' },
-    );
-    return doc ? toJob(doc) : undefined;
-  }
-
-  async claimStale(_tenant: TenantContext, claim: StaleClaim): Promise<StaleJob | undefined> {
-    // `$lt` on a date matches only dates: a job never dispatched (null) is claimUndispatched's.
-    const doc = await this.collection.findOneAndUpdate(
-      {
-        status: 'pending',
-        dispatched_at: { $lt: claim.dispatchedBefore },
-        $or: [{ dispatch_lock_until: null }, { dispatch_lock_until: { $lt: claim.now } }],
-      },
-      { $set: { dispatch_lock_until: claim.lockUntil }, $inc: { redispatch_count: 1 } },
-      { sort: { created_at: 1 }, returnDocument: 'before' },
-    );
-    if (!doc) return undefined;
-    return { job: toJob(doc), redispatches: decodeJobDocument(doc).redispatchCount ?? 0 };
   }
 
   private async listIndexes(): Promise<mongo.Document[]> {

@@ -24,6 +24,7 @@ export {
 export { KeyRing, type KeyRingOptions, type VersionedKey } from './crypto/key-ring';
 export { parseKeyRingEnv, type KeyRingEnv, type KeyRingEnvResult } from './crypto/key-ring-env';
 export { KeyRingError, type KeyRingErrorReason } from './crypto/key-ring-error';
+export { decryptResult, hmacMatches, ResultIntegrityError, type DecryptedResult } from './crypto/result-decryption';
 export { deriveSubKeys, hideKeyMaterial, MIN_MASTER_KEY_BYTES, SUB_KEY_INFO, type SubKeys } from './crypto/sub-keys';
 
 // AMQP

@@ -12,6 +12,9 @@ import { Authorize } from './authorize.decorator';
 import { PLUGIN_AUTH_OPTIONS, type PluginAuthOptions } from './plugin-auth.options';
 import { PluginAuthorizer } from './plugin-authorizer';
 import { tenantGuardProviders } from './tenant-guard.providers';
+import { startTenantManagerTestServer, type TenantManagerTestServer, type TenantRecord } from '@fetcher/tenant-manager-test-server';
+import { TENANT_MANAGER_CLIENT, tenantManagerClientFrom } from '../adapters/tenancy/tenant-manager.provider';
+import { pollUntil } from '../testing/poll';
 
 const ISSUER = 'https://auth.test';
 const AUDIENCE = 'fetcher';
@@ -28,10 +31,26 @@ class ProbeController {
   }
 }
 
-function tenancyWith(tokens: ManagerMultiTenancy['tokens']): ManagerMultiTenancy {
+const API_KEY = 'guard-test-key';
+const active = (id: string, status: TenantRecord['status'] = 'active'): TenantRecord => ({
+  name: id, status, services: { fetcher: { id, tenantSlug: id, databases: { fetcher: { mongodb: { database: `db_${id}` } } } } },
+});
+/** The tenant-manager every guard below asks (step 6); the tenants the tokens name are active there. */
+let tenantManager: TenantManagerTestServer;
+beforeAll(async () => {
+  const tenants = Object.fromEntries(['acme', 'acme_eu-1', 'globex', 'a', 'b', 'c'].map((id) => [id, active(id)]));
+  tenants.paused = active('paused', 'suspended');
+  tenants.gone = active('gone', 'purged');
+  tenantManager = await startTenantManagerTestServer({ tenants: { apiKey: API_KEY, tenants } });
+});
+afterAll(async () => {
+  await tenantManager?.close();
+});
+
+function tenancyWith(tokens: ManagerMultiTenancy['tokens'], breaker = { threshold: 5, openSec: 30 }): ManagerMultiTenancy {
   return {
     multiTenant: true,
-    tenantManager: { url: 'http://tm.invalid', apiKey: 'k', timeoutMs: 1000, cacheTtlSec: 1, allowInsecureHttp: true, breaker: { threshold: 5, openSec: 30 } },
+    tenantManager: { url: tenantManager.url, apiKey: API_KEY, timeoutMs: 1000, cacheTtlSec: 1, allowInsecureHttp: true, breaker },
     events: { redis: { host: 'redis.invalid', port: 6379, tls: false }, environment: 'staging', channel: 'tenant-events:staging:' },
     pools: { maxTenants: 1, idleTimeoutSec: 1 },
     tokens,
@@ -46,6 +65,7 @@ async function startApp(tenancy: ManagerMultiTenancy, pluginAuth: PluginAuthOpti
       { provide: MANAGER_CONFIG, useValue: { tenancy } as Partial<ManagerConfig> },
       { provide: PLUGIN_AUTH_OPTIONS, useValue: pluginAuth },
       PluginAuthorizer,
+      { provide: TENANT_MANAGER_CLIENT, useFactory: () => tenantManagerClientFrom(tenancy) },
       ...tenantGuardProviders(tenancy),
       ErrorFilter,
       { provide: APP_FILTER, useExisting: ErrorFilter },
@@ -233,5 +253,46 @@ describe('the tenant guard with a PEM public key, behind plugin-auth', () => {
     expect((await sut.get(`Bearer ${await aTenantToken(key, 'acme')}`)).body).toEqual({ tenantId: 'acme' });
     expect((await sut.get(`Bearer ${unsignedToken({ tenantId: 'acme', exp: 4e9 })}`)).body).toEqual(INVALID_TOKEN);
     expect(auth.asked).toHaveLength(2);
+  });
+});
+
+describe('the tenant guard asking the tenant-manager (step 6)', () => {
+  let key: TestSigningKey;
+  let sut: Awaited<ReturnType<typeof startApp>>;
+
+  beforeAll(async () => {
+    key = await aSigningKey('step6');
+    // Two failures open the breaker for one second.
+    sut = await startApp(tenancyWith({ publicKeyPem: key.publicPem, algorithms: ['RS256'] }, { threshold: 2, openSec: 1 }));
+  });
+  afterAll(async () => {
+    tenantManager.failWith(undefined);
+    await sut?.app.close();
+  });
+  const as = async (tenant: string) => sut.get(`Bearer ${await aTenantToken(key, tenant)}`);
+
+  it('refuses a tenant the tenant-manager does not know with 404 TENANT_NOT_FOUND', async () => {
+    expect(await as('nobody')).toMatchObject({ status: 404, body: { code: 'TENANT_NOT_FOUND', title: 'Not Found', message: 'tenant not found: nobody' } });
+  });
+
+  it('refuses a suspended or purged tenant with 403 0131', async () => {
+    expect(await as('paused')).toMatchObject({ status: 403, body: { code: '0131', title: 'Service Suspended', message: 'tenant service is suspended' } });
+    expect(await as('gone')).toMatchObject({ status: 403, body: { code: '0131', title: 'Service Suspended', message: 'tenant service is purged' } });
+  });
+
+  it('answers 503 while the tenant-manager fails, opens the breaker, and recovers without a restart', async () => {
+    tenantManager.failWith(503);
+    const before = tenantManager.requests().length;
+    // `b` is not cached by this app's client yet, so each request asks.
+    expect(await as('b')).toMatchObject({ status: 503, body: { code: 'SERVICE_UNAVAILABLE' } });
+    expect(await as('b')).toMatchObject({ status: 503, body: { code: 'SERVICE_UNAVAILABLE' } });
+    const afterTwo = tenantManager.requests().length;
+    expect(afterTwo - before).toBe(2);
+    // Open: refused at once, nothing sent.
+    expect(await as('b')).toMatchObject({ status: 503, body: { code: 'SERVICE_UNAVAILABLE' } });
+    expect(tenantManager.requests().length).toBe(afterTwo);
+    tenantManager.failWith(undefined);
+    await pollUntil(async () => (await as('b')).status === 200, 10_000, 100);
+    expect(await as('b')).toMatchObject({ status: 200, body: { tenantId: 'b' } });
   });
 });

@@ -215,6 +215,14 @@ export const Errors = {
   /** The key set could not be fetched: nothing is wrong with the caller's token, so not a 401. */
   tokenKeysUnavailable: () =>
     new AppError('unavailable', 'SERVICE_UNAVAILABLE', 'Service Unavailable', 'The keys that verify authorization tokens are unavailable. Please try again later.'),
+  // Step 6: the verified tenant as the tenant-manager sees it. The id is the caller's own (from its verified token).
+  tenantNotFound: (tenantId: string) => new AppError('not_found', 'TENANT_NOT_FOUND', 'Not Found', `tenant not found: ${tenantId}`),
+  /** `status` is the tenant-manager's word for the state (`suspended`, `purged`). */
+  tenantSuspended: (status: string) => new AppError('forbidden', '0131', 'Service Suspended', `tenant service is ${status}`),
+  tenantAccessDenied: () => new AppError('forbidden', '0131', 'Access Denied', 'tenant service access denied'),
+  /** The tenant-manager cannot answer (down, timing out, breaker open) or the tenant's resources are not configured. */
+  tenantServiceUnavailable: () => new AppError('unavailable', 'SERVICE_UNAVAILABLE', 'Service Unavailable', 'Service temporarily unavailable'),
+  tenantLookupFailed: () => new AppError('internal', 'TENANT_DB_ERROR', 'Internal Server Error', 'Internal server error'),
 } as const;
 
 /** One E2 entry. `required` selects FET-0402 over FET-0001 (config-name pattern counts as required). */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ConfigError } from '@fetcher/platform';
+import { ConfigError, ResultIntegrityError } from '@fetcher/platform';
 import { CliError, EXIT, usageError, type ExitCode } from './cli-error';
 import { JOBS_CANCEL_HELP, JOBS_LIST_HELP, jobsCancel, jobsList } from './commands/jobs.command';
 import { KEYS_DERIVE_HELP, keysDerive } from './commands/keys-derive.command';
@@ -85,6 +85,10 @@ export async function runCli(argv: readonly string[], loadConfig: () => CliConfi
       io.stderr.write(`fetcher: ${error.message}\n`);
       if (error.exitCode === EXIT.usage) io.stderr.write("Run 'fetcher --help' for usage.\n");
       return error.exitCode;
+    }
+    if (error instanceof ResultIntegrityError) {
+      io.stderr.write(`fetcher: ${error.message}\n`);
+      return EXIT.integrity;
     }
     if (error instanceof ConfigError) {
       io.stderr.write(`fetcher: ${error.problems.join('\nfetcher: ')}\n`);

@@ -24,6 +24,7 @@ export {
 export { KeyRing, type KeyRingOptions, type VersionedKey } from './crypto/key-ring';
 export { parseKeyRingEnv, type KeyRingEnv, type KeyRingEnvResult } from './crypto/key-ring-env';
 export { KeyRingError, type KeyRingErrorReason } from './crypto/key-ring-error';
+export { decryptResult, hmacMatches, ResultIntegrityError, type DecryptedResult } from './crypto/result-decryption';
 export { deriveSubKeys, hideKeyMaterial, MIN_MASTER_KEY_BYTES, SUB_KEY_INFO, type SubKeys } from './crypto/sub-keys';
 
 // AMQP
@@ -86,3 +87,17 @@ export {
   TenantEventDispatcher, type TenantEventDispatcherOptions, type TenantEventHandler, type TenantEventOutcome,
 } from './tenancy/tenant-event-dispatcher';
 export { TenantEventListener, type TenantEventListenerOptions, type TenantEventsRedis } from './tenancy/tenant-event-listener';
+
+// Multi-tenancy: per-tenant resources (a database and a vhost per tenant, pooled)
+export {
+  TenantPool, type TenantLease, type TenantPoolDisposeReason, type TenantPoolOptions, type TenantPoolStats,
+} from './tenancy/tenant-pool';
+export { TenantResourceError, type TenantResourceErrorReason } from './tenancy/tenant-resource-error';
+export {
+  createTenantMongoPool, openTenantMongo, tenantMongoTarget, type OpenTenantMongoOptions, type TenantMongo, type TenantMongoPoolOptions,
+  type TenantMongoTarget,
+} from './tenancy/tenant-mongo';
+export {
+  createTenantAmqpPool, openTenantAmqp, tenantAmqpTarget, type OpenTenantAmqpOptions, type TenantAmqp, type TenantAmqpPoolOptions,
+  type TenantAmqpTarget, type TenantAmqpTargetOptions,
+} from './tenancy/tenant-amqp';

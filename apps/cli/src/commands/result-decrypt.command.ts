@@ -1,11 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { deriveSubKeys } from '@fetcher/platform';
+import { decryptResult, deriveSubKeys, hmacMatches } from '@fetcher/platform';
 import { flag, parseCommandArgs, stringOption } from '../args';
 import { EXIT, integrityError, usageError, type ExitCode } from '../cli-error';
 import type { CliConfig } from '../config/cli.config';
-import { hmacMatches } from '../crypto/hmac-compare';
-import { decryptResult } from '../crypto/result-decryptor';
 import { stageFile, stageForStream } from '../crypto/staged-output';
 import type { CliIo } from '../io';
 import { resolveMasterKey } from '../keys/master-key';

@@ -1,10 +1,8 @@
 import { Writable } from 'node:stream';
-import { deriveSubKeys } from '@fetcher/platform';
+import { decryptResult, deriveSubKeys, hmacMatches } from '@fetcher/platform';
 import { parseCommandArgs, stringOption } from '../args';
 import { EXIT, integrityError, usageError, type ExitCode } from '../cli-error';
 import type { CliConfig } from '../config/cli.config';
-import { hmacMatches } from '../crypto/hmac-compare';
-import { decryptResult } from '../crypto/result-decryptor';
 import type { CliIo } from '../io';
 import { resolveMasterKey } from '../keys/master-key';
 import { resolveResultTarget, TARGET_HELP, TARGET_OPTIONS } from './result-target';

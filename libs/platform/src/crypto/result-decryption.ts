@@ -1,7 +1,28 @@
-import { createDecipheriv, createHmac, type DecipherGCM, type Hmac } from 'node:crypto';
+// The reading side of the Worker's result format (base64 text of nonce || AES-256-GCM ciphertext || tag,
+// with an HMAC-SHA256 of the plaintext under the external sub-key), shared by the CLI and the Manager.
+import { createDecipheriv, createHmac, timingSafeEqual, type DecipherGCM, type Hmac } from 'node:crypto';
 import { Transform, type TransformCallback, type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { integrityError } from '../cli-error';
+
+/**
+ * A stored result that failed a check: not base64, too short, the AES-GCM tag refused (wrong key or
+ * altered bytes). The CLI maps it to its integrity exit status, the Manager to its integrity error.
+ */
+export class ResultIntegrityError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ResultIntegrityError';
+  }
+}
+
+const integrityError = (message: string): ResultIntegrityError => new ResultIntegrityError(message);
+
+/** Constant-time comparison of two lower- or upper-case hex HMACs. */
+export function hmacMatches(expectedHex: string, actualHex: string): boolean {
+  const expected = Buffer.from(expectedHex, 'hex');
+  const actual = Buffer.from(actualHex, 'hex');
+  return expected.length === actual.length && expected.length > 0 && timingSafeEqual(expected, actual);
+}
 
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;

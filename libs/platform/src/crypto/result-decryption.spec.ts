@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Readable, Writable } from 'node:stream';
-import { deriveSubKeys } from '@fetcher/platform';
-import { CliError, EXIT } from '../cli-error';
+import { deriveSubKeys } from '../crypto/sub-keys';
 import { storedResult } from '../testing/stored-result';
-import { decryptResult } from './result-decryptor';
+import { decryptResult, hmacMatches, ResultIntegrityError } from './result-decryption';
 
 const master = randomBytes(32);
 const keys = deriveSubKeys(master);
@@ -27,10 +26,10 @@ function collector(): { sink: Writable; bytes(): Buffer } {
   };
 }
 
-async function failureOf(promise: Promise<unknown>): Promise<CliError> {
+async function failureOf(promise: Promise<unknown>): Promise<ResultIntegrityError> {
   const error = await promise.then(() => undefined, (e: unknown) => e);
-  expect(error).toBeInstanceOf(CliError);
-  return error as CliError;
+  expect(error).toBeInstanceOf(ResultIntegrityError);
+  return error as ResultIntegrityError;
 }
 
 describe(decryptResult.name, () => {
@@ -68,14 +67,13 @@ describe(decryptResult.name, () => {
     const raw = Buffer.from(object, 'base64');
     raw[14] = raw[14] ^ 0x01;
     const error = await failureOf(decryptResult(Readable.from([raw.toString('base64')]), collector().sink, keys));
-    expect(error.exitCode).toBe(EXIT.integrity);
     expect(error.message).toMatch(/failed authentication/);
   });
 
   it('fails authentication under another master key', async () => {
     const { object } = storedResult(master, '{"a":1}');
     const other = deriveSubKeys(randomBytes(32));
-    expect((await failureOf(decryptResult(Readable.from([object]), collector().sink, other))).exitCode).toBe(EXIT.integrity);
+    await failureOf(decryptResult(Readable.from([object]), collector().sink, other));
   });
 
   it.each([
@@ -84,6 +82,16 @@ describe(decryptResult.name, () => {
     ['text after the padding', 'QQ==QUJD'],
     ['too few bytes for a nonce and a tag', Buffer.alloc(20).toString('base64')],
   ])('refuses %s', async (_name, text) => {
-    expect((await failureOf(decryptResult(Readable.from([text]), collector().sink, keys))).exitCode).toBe(EXIT.integrity);
+    await failureOf(decryptResult(Readable.from([text]), collector().sink, keys));
+  });
+});
+
+describe(hmacMatches.name, () => {
+  it('compares hex HMACs in any case, and refuses empty or different lengths', () => {
+    const hex = 'ab'.repeat(32);
+    expect(hmacMatches(hex, hex.toUpperCase())).toBe(true);
+    expect(hmacMatches(hex, 'ab'.repeat(31))).toBe(false);
+    expect(hmacMatches('', '')).toBe(false);
+    expect(hmacMatches(hex, 'cd'.repeat(32))).toBe(false);
   });
 });

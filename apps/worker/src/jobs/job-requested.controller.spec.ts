@@ -11,11 +11,13 @@ import { JobRequestedController } from './job-requested.controller';
 import type { JobOutcome } from './delivery-outcome';
 import type { JobSettings } from './job-settings';
 import { MessageVerifier } from './message-verifier';
+import { TenantManagerError, TenantResourceError } from '@fetcher/platform';
+import { TenantScope } from '../tenancy/tenant-scope';
 
 const JOB = '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 
 describe(JobRequestedController.name, () => {
-  const setup = (outcome: JobOutcome | Error = { kind: 'handled' }) => {
+  const setup = (outcome: JobOutcome | Error = { kind: 'handled' }, scope: TenantScope | null = null) => {
     const ring = KeyRing.create({ current: { version: '1', key: randomBytes(32) } });
     const clock = new FakeClock('2026-03-01T10:00:00Z');
     const sleeps: number[] = [];
@@ -30,10 +32,10 @@ describe(JobRequestedController.name, () => {
       },
     } as unknown as CommandBus;
     const metrics = new WorkerMetrics(new Registry());
-    const sut = new JobRequestedController(verifier, commands, metrics, retry);
-    const message = (mutate: (h: Record<string, unknown>) => Record<string, unknown> = (h) => h, now = clock.now()): ConsumeMessage => {
+    const sut = new JobRequestedController(verifier, commands, metrics, retry, scope);
+    const message = (mutate: (h: Record<string, unknown>) => Record<string, unknown> = (h) => h, now = clock.now(), tenantId = ''): ConsumeMessage => {
       const body = Buffer.from(`{"jobId":"${JOB}","mappedFields":{"a":{"t":["f"]}},"metadata":{}}`);
-      const headers = mutate(envelopeHeaders({ key: ring.current().internalHmac, tenantId: '', exchange: '', routingKey: 'q', body, jobId: JOB, now }));
+      const headers = mutate(envelopeHeaders({ key: ring.current().internalHmac, tenantId, exchange: '', routingKey: 'q', body, jobId: JOB, now }));
       return { content: body, fields: { exchange: '', routingKey: 'q' }, properties: { headers } } as unknown as ConsumeMessage;
     };
     const rejected = async (reason: string) => (await metrics.messagesRejected.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
@@ -108,5 +110,34 @@ describe(JobRequestedController.name, () => {
     const forged = message((h) => ({ ...h, 'x-message-signature': 'ab'.repeat(32) }), new Date(clock.now().getTime() + 120_000));
     expect(await sut.onJobRequested(forged)).toMatchObject({ kind: 'refused' });
     expect(executed).toEqual([]);
+  });
+
+  describe('in multi-tenant mode (a delivery within its vhost tenant\'s scope)', () => {
+    it('runs a message signed for the vhost\'s tenant, with that tenant', async () => {
+      const scope = new TenantScope();
+      const { sut, message, executed } = setup({ kind: 'handled' }, scope);
+      expect(await scope.run('acme', () => sut.onJobRequested(message((h) => h, undefined, 'acme')))).toEqual({ kind: 'handled' });
+      expect((executed[0] as RunJobCommand).delivery).toMatchObject({ tenantHeader: 'acme' });
+    });
+
+    it('dead-letters an authentic message signed for another tenant, or for none, without running it', async () => {
+      const scope = new TenantScope();
+      const { sut, message, executed, rejected } = setup({ kind: 'handled' }, scope);
+      expect(await scope.run('beta', () => sut.onJobRequested(message((h) => h, undefined, 'acme')))).toEqual({ kind: 'refused', reason: 'tenant_mismatch' });
+      expect(await scope.run('beta', () => sut.onJobRequested(message()))).toEqual({ kind: 'refused', reason: 'tenant_mismatch' });
+      expect(executed).toEqual([]);
+      expect(await rejected('tenant_mismatch')).toBe(2);
+    });
+
+    it('drops the message of a tenant that cannot be served, and retries one whose resources are only unreachable', async () => {
+      const scope = new TenantScope();
+      const gone = setup(new TenantManagerError('tenant_suspended', { tenantId: 'acme' }), scope);
+      expect(await scope.run('acme', () => gone.sut.onJobRequested(gone.message((h) => h, undefined, 'acme')))).toEqual({ kind: 'handled' });
+      expect(await gone.rejected('tenant_unavailable')).toBe(1);
+      const unconfigured = setup(new TenantResourceError('mongodb_not_configured', 'acme'), scope);
+      expect(await scope.run('acme', () => unconfigured.sut.onJobRequested(unconfigured.message((h) => h, undefined, 'acme')))).toEqual({ kind: 'handled' });
+      const down = setup(new TenantResourceError('unreachable', 'acme'), scope);
+      expect(await scope.run('acme', () => down.sut.onJobRequested(down.message((h) => h, undefined, 'acme')))).toEqual({ kind: 'try-again' });
+    });
   });
 });

@@ -94,6 +94,23 @@ describe.each(TARGETS)('a job created over HTTP runs to a readable result (%s)',
     expect(JSON.parse(plaintext.toString('utf8'))).toEqual({ 'pg-main': { [`${schema}.orders`]: [{ id: 2, name: 'Grace' }] } });
   });
 
+  it('refuses a filter on a field the table does not have at creation: 400 FET-1060 naming it, with the validate-schema report', async () => {
+    const table = `${schema}.orders`;
+    const answer = await target.call('POST', '/v1/fetcher', {
+      dataRequest: { mappedFields: { 'pg-main': { [table]: ['id'] } }, filters: { 'pg-main': { [table]: { colour: { eq: ['red'] } } } } },
+      metadata: { source: 'reporter' },
+    });
+    expect({ status: answer.status, body: answer.body }).toEqual({
+      status: 400,
+      body: {
+        title: 'Schema validation failed',
+        code: 'FET-1060',
+        message: `Schema validation found inconsistencies: filter field 'pg-main.${table}.colour' not found`,
+        errors: [{ type: 'FIELD_NOT_FOUND', dataSourceId: 'pg-main', table, field: 'colour', in: 'filters' }],
+      },
+    });
+  });
+
   it('chains incremental jobs by copying the cursors the job reports: each row once, then the same cursor when nothing is new', async () => {
     const table = `${schema}.feed_${name}`;
     const incremental = (after?: unknown) => ({ 'pg-main': { [table]: { cursorField: 'seq', limit: 4, ...(after ? { after } : {}) } } });
@@ -160,6 +177,20 @@ describe('worker, production only: raw messages on RabbitMQ', () => {
     const signed = Buffer.concat([Buffer.from(`${String(h.t)}\nv1\n\n${jobId}\n${world.eventsExchange}\njob.completed\n`), event.content]);
     expect(h['x-message-signature']).toBe(createHmac('sha256', subKey('fetcher-external-hmac-v1')).update(signed).digest('hex'));
     expect(spoolFiles(world)).toEqual([]);
+  });
+
+  it('fails a job whose filter names a missing field (found by the Worker, not at creation), naming the datasource, table and field', async () => {
+    const jobId = randomUUID();
+    const table = `${schema}.orders`;
+    const mapped = { 'pg-main': { [table]: ['id'] } };
+    await seedJob(world.db, jobId, mapped, { source: 'reporter' }, { 'pg-main': { [table]: { colour: { eq: ['red'] } } } });
+    const body = jobBody(jobId, mapped);
+    publishJob(world, body, signedHeaders(body, jobId, world.workQueue));
+    const job = await until(async () => {
+      const doc = await jobDoc(world, jobId);
+      return doc?.status === 'failed' ? doc : undefined;
+    }, 60_000, 'the job to fail');
+    expect((job.metadata as Record<string, unknown>).error).toContain(`filter references a field not found in table schema: pg-main.${table}.colour`);
   });
 
   it('runs a message delivered three times once: one extraction, one event', async () => {

@@ -30,4 +30,12 @@ describe(keysetClause.name, () => {
       tail: ' ORDER BY "name" COLLATE "C" NULLS FIRST, "id"',
     });
   });
+
+  it('binds only the window start of a lag window, after the filter parameters', () => {
+    expect(keysetClause(plan({ after: { value: '2026-01-01T00:00:00.5Z', key: 12n }, from: '2026-01-01T00:00:00Z', limit: 5 }), 2, 'crm.t')).toEqual({
+      where: '"Updated At" >= $2',
+      params: ['2026-01-01T00:00:00Z'],
+      tail: ' ORDER BY "Updated At" NULLS LAST, "id" LIMIT 5',
+    });
+  });
 });

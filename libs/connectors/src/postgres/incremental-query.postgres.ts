@@ -1,6 +1,6 @@
 /**
  * The keyset part of an incremental read: `(c, k) > ($n, $m)` (a row comparison, which an index on
- * `(c, k)` serves), `ORDER BY c, k` and `LIMIT`. Text compares under `COLLATE "C"`, code-point
+ * `(c, k)` serves) or, for a `lag` window, `c >= $n`, `ORDER BY c, k` and `LIMIT`. Text compares under `COLLATE "C"`, code-point
  * order, the one the engine checks positions with; discovery only reports such columns as binary,
  * so the clause repeats the column's own collation and an index on it still applies.
  */
@@ -25,6 +25,11 @@ export function keysetClause(plan: IncrementalTablePlan, firstPosition: number, 
   const nullsFirst = query.nulls === 'first';
   const limit = query.limit === undefined ? '' : ` LIMIT ${query.limit}`;
   const tail = ` ORDER BY ${c}${nullsFirst ? ' NULLS FIRST' : ' NULLS LAST'}, ${k}${limit}`;
+  if (query.from !== undefined) {
+    // A lag window: every cursor from its start on (NULL never passes `>=`); `after` is not bound.
+    const from = toPgParam(bindFilterValue(query.cursorKind, query.from, `${path}.${query.cursorField}`));
+    return { where: `${c} >= $${firstPosition}`, params: [from], tail };
+  }
   const after = query.after;
   if (after === undefined) return { where: '', params: [], tail };
   const key = toPgParam(bindFilterValue(query.tieBreakerKind, after.key, `${path}.${query.tieBreaker}`));

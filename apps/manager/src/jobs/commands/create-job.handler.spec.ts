@@ -352,18 +352,21 @@ describe(CreateJobHandler.name, () => {
       expect(schema.checked).toEqual([{ configName: 'pg-main', tables: ['transactions'], bounded: true, incremental: { 'public.transactions': cursor } }]);
     });
 
-    it('deduplicates on the incremental parameters: another after is another job, the same one the same job', async () => {
+    it('deduplicates on the incremental parameters: another after or a lag is another job, the same one the same job', async () => {
       const { run } = setup();
       const first = await run(withIncremental({ 'pg-main': { transactions: cursor } }));
       const full = await run();
       const next = await run(withIncremental({ 'pg-main': { transactions: { ...cursor, after: { value: '2026-01-02T00:00:00Z', key: '9' } } } }));
+      const lagged = await run(withIncremental({ 'pg-main': { transactions: { ...cursor, lag: 60 } } }));
       const again = await run(withIncremental({ 'pg-main': { transactions: cursor } }));
-      expect(new Set([first.job.id, full.job.id, next.job.id]).size).toBe(3);
+      expect(new Set([first.job.id, full.job.id, next.job.id, lagged.job.id]).size).toBe(4);
       expect(again).toMatchObject({ job: { id: first.job.id }, duplicate: true });
     });
 
     it.each([
-      ['an unknown key', { transactions: { cursorField: 'updated_at', lag: 5 } }, 'incremental request is invalid: pg-main.transactions'],
+      ['an unknown key', { transactions: { cursorField: 'updated_at', window: 5 } }, 'incremental request is invalid: pg-main.transactions'],
+      ['a negative lag', { transactions: { cursorField: 'updated_at', lag: -5 } }, `${IncrementalText.lagInvalid}: pg-main.transactions`],
+      ['a lag that is not a number', { transactions: { cursorField: 'updated_at', lag: '5 minutes' } }, `${IncrementalText.lagInvalid}: pg-main.transactions`],
       ['a blank cursor field', { transactions: { cursorField: ' ' } }, 'incremental request is invalid: pg-main.transactions'],
       ['a limit that is not a positive integer', { transactions: { cursorField: 'updated_at', limit: 0 } }, 'incremental limit must be a positive integer: pg-main.transactions'],
       ['a table the request does not map', { invoices: { cursorField: 'updated_at' } }, 'incremental table is not in mappedFields: pg-main.invoices'],

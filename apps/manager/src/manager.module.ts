@@ -14,8 +14,9 @@ import { EngineConnectivityCheck } from './adapters/engine/connectivity-check.en
 import { DIAL_SLOTS, DIALS_PER_CONNECTION, LimitedConnectivityCheck } from './adapters/engine/connectivity-check.limited';
 import { MongoJobRepository } from './adapters/mongo/job-repository.mongo';
 import { JOB_MODEL, JobSchema } from './adapters/mongo/job.schema';
+import { resultReaderProvider } from './adapters/s3/result-reader.s3';
 import { dispatchSweepProvider } from './jobs/dispatch/dispatch-sweep.provider';
-import { JOB_CONTROLLERS, JOB_HANDLERS } from './jobs/job.handlers';
+import { JOB_CONTROLLERS, JOB_HANDLERS, JOB_RESULT_HANDLERS } from './jobs/job.handlers';
 import { CONNECTIVITY_CHECK } from './ports/connectivity-check.port';
 import { SCHEMA_CHECK } from './ports/schema-check.port';
 import { EngineSchemaCheck } from './adapters/engine/schema-check.engine';
@@ -41,6 +42,7 @@ import { CONNECTION_REPOSITORY } from './ports/connection-repository.port';
 import { CONNECTION_RESOLVER } from './ports/connection-resolver.port';
 import { INTERNAL_DATASOURCES } from './ports/internal-datasources.port';
 import { RATE_LIMITER } from './ports/rate-limiter.port';
+import { RESULT_READER } from './ports/result-reader.port';
 import { ConfigError, TELEMETRY, TelemetryShutdown } from '@fetcher/platform';
 import { MULTI_TENANT_NOT_SERVED } from '@fetcher/contracts';
 import { SCHEMA_CACHE_INVALIDATOR } from './ports/schema-cache-invalidator.port';
@@ -137,6 +139,8 @@ export class ManagerModule {
         },
         dispatchSweepProvider,
         ...JOB_HANDLERS,
+        // GET /v1/fetcher/{id}/result: nothing of it is built (no S3 client) unless it is enabled.
+        ...(config.resultDownload.enabled ? [...JOB_RESULT_HANDLERS, ...(binds(options.infrastructure, RESULT_READER) ? [] : [resultReaderProvider])] : []),
         ...(options.infrastructure?.providers ?? []),
       ],
     };

@@ -183,6 +183,15 @@ export const Errors = {
     new AppError('conflict', 'FET-1023', 'Job Not Retryable', `Only failed or canceled jobs can be retried; this job is ${status}.`),
   retryAlreadyActive: () =>
     new AppError('conflict', 'FET-1023', 'Job Not Retryable', 'An identical request is already pending or processing; wait for it, or cancel it first.'),
+  /** `GET /v1/fetcher/{id}/result` of a job that has no result: pending, processing, failed or canceled. */
+  resultNotReady: (status: string) =>
+    new AppError('conflict', 'FET-1024', 'Result Not Available', `The job is ${status}; only a completed job has a result to download.`),
+  /** The job completed, but its stored result is gone (expired by the storage's lifecycle rule, or deleted). */
+  resultGone: () =>
+    new AppError('not_found', 'FET-1025', 'Result Not Found', 'The job completed, but its stored result no longer exists (results expire after the storage retention period).'),
+  /** The stored result failed its AES-GCM tag or HMAC check. Which check, and why, is never sent. */
+  resultIntegrity: () =>
+    new AppError('internal', 'FET-1026', 'Result Integrity Error', 'The stored result failed its integrity check and was not sent. Contact the operator.'),
   connectionDown: (name: string) =>
     new AppError('validation', 'FET-1040', 'Connection Down', `Connection '${name}' is not available`),
   schemaValidationFailed: (errors: readonly Readonly<Record<string, string>>[]) =>

@@ -26,6 +26,8 @@ import { createS3Client, S3ResultStore } from './adapters/s3/result-store.s3';
 import { storageBucket, WORKER_CONFIG, type WorkerConfig, workerMongoSettings } from './config/worker.config';
 import { rabbitProbe, s3Probe } from './health/worker-probes';
 import { BackgroundLoops } from './jobs/background/background-loops';
+import { PER_TENANT_PASSES, type PerTenantPasses } from './jobs/background/per-tenant-passes';
+import { multiTenantInfrastructure } from './tenancy/multi-tenant.providers';
 import { WorkerSubsystems } from './jobs/background/worker-subsystems';
 import { LeaseReaper } from './jobs/background/lease-reaper';
 import { TerminalEventRepairer } from './jobs/background/terminal-event-repairer';
@@ -72,9 +74,8 @@ export interface WorkerInfrastructure {
 @Module({})
 export class WorkerModule {
   static forRoot(config: WorkerConfig, infrastructure?: WorkerInfrastructure, telemetry: Telemetry | null = null): DynamicModule {
-    // Per-tenant consumers, stores and vhosts are not bound here yet: consuming the shared queue for
-    // several tenants would mix them, so the service does not start in multi-tenant mode.
-    if (config.tenancy.multiTenant) throw new ConfigError([MULTI_TENANT_NOT_SERVED]);
+    // The embedded backends of another host serve one tenant only.
+    if (config.tenancy.multiTenant && infrastructure) throw new ConfigError([MULTI_TENANT_NOT_SERVED]);
     const settings: JobSettings = {
       leaseTtlMs: config.jobs.leaseTtlMs,
       leaseOwner: config.jobs.leaseOwner,
@@ -127,7 +128,11 @@ export class WorkerModule {
           useFactory: () => createConnectorRegistry({ hostSafety: { allowPrivate: config.hostSafety.allowPrivate, allowlist: [...config.hostSafety.allowlist] } }),
         },
         // Production infrastructure, or the host's in its place.
-        ...(infrastructure ? infrastructure.providers : productionInfrastructure(config, telemetry)),
+        ...(infrastructure
+          ? infrastructure.providers
+          : config.tenancy.multiTenant
+            ? multiTenantInfrastructure(config, config.tenancy, telemetry)
+            : productionInfrastructure(config, telemetry)),
 
         // Jobs.
         MessageVerifier,
@@ -139,8 +144,12 @@ export class WorkerModule {
         LeaseReaper,
         {
           provide: BackgroundLoops,
-          useFactory: (repairer: TerminalEventRepairer, reaper: LeaseReaper) => new BackgroundLoops(repairer, reaper, config.jobs.reaperIntervalMs),
-          inject: [TerminalEventRepairer, LeaseReaper],
+          // Multi-tenant: each pass runs once per active tenant, within its scope.
+          useFactory: (repairer: TerminalEventRepairer, reaper: LeaseReaper, perTenant: PerTenantPasses | undefined) =>
+            perTenant
+              ? new BackgroundLoops(perTenant(repairer, 'event repairer'), perTenant(reaper, 'lease reaper'), config.jobs.reaperIntervalMs)
+              : new BackgroundLoops(repairer, reaper, config.jobs.reaperIntervalMs),
+          inject: [TerminalEventRepairer, LeaseReaper, { token: PER_TENANT_PASSES, optional: true }],
         },
         WorkerSubsystems,
       ],

@@ -1,7 +1,8 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { CLOCK, type Clock } from '../ports/clock.port';
 import { EVENT_PUBLISHER, type EventPublisher } from '../ports/event-publisher.port';
 import { JOB_STORE, type JobStore, type TerminalStatus } from '../ports/job-store.port';
+import { TENANT_SCOPE, type TenantScope } from '../tenancy/tenant-scope';
 import { jobEvent } from './job-events';
 import { JOB_SETTINGS, type JobSettings } from './job-settings';
 
@@ -19,16 +20,19 @@ export class JobOutbox {
     @Inject(EVENT_PUBLISHER) private readonly publisher: EventPublisher,
     @Inject(JOB_SETTINGS) private readonly settings: JobSettings,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Optional() @Inject(TENANT_SCOPE) private readonly scope: TenantScope | null = null,
   ) {}
 
   /** Rejects when the broker did not confirm the event. */
   async emit(jobId: string, status: TerminalStatus, payload: string, requestId?: string): Promise<void> {
+    // Multi-tenant: the event names its tenant and binds it into the signature, on the tenant's vhost.
+    const tenantId = this.scope?.current();
     const event = jobEvent(jobId, status, payload, {
       exchange: this.settings.eventsExchange,
       source: this.settings.eventSource,
       key: this.settings.ring.current().externalHmac,
-      signedTenant: '',
-      eventTenant: 'single-tenant',
+      signedTenant: tenantId ?? '',
+      eventTenant: tenantId ?? 'single-tenant',
       now: this.clock.now(),
       ...(requestId ? { requestId } : {}),
     });

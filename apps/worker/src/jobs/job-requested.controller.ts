@@ -1,7 +1,7 @@
-import { Controller, Inject, Logger } from '@nestjs/common';
+import { Controller, Inject, Logger, Optional } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { jobIdOfBody } from '@fetcher/platform';
+import { jobIdOfBody, TenantManagerError, TenantResourceError } from '@fetcher/platform';
 import type { ConsumeMessage } from 'amqplib';
 import { v7 as uuidv7 } from 'uuid';
 import { JOB_REQUESTED } from '../adapters/amqp/job-queue.transport';
@@ -11,6 +11,7 @@ import { FailPendingJobCommand } from './commands/fail-pending-job.command';
 import { RunJobCommand } from './commands/run-job.command';
 import { type DeliveryOutcome, HANDLED, refused, TRY_AGAIN } from './delivery-outcome';
 import { MessageVerifier } from './message-verifier';
+import { TENANT_SCOPE, type TenantScope } from '../tenancy/tenant-scope';
 import { RETRY_POLICY, type RetryPolicy, retriesExhaustedError, retryCountOf, retryDelayMs } from './redelivery';
 
 /**
@@ -27,6 +28,7 @@ export class JobRequestedController {
     private readonly commands: CommandBus,
     private readonly metrics: WorkerMetrics,
     @Inject(RETRY_POLICY) private readonly retry: RetryPolicy,
+    @Optional() @Inject(TENANT_SCOPE) private readonly scope: TenantScope | null = null,
   ) {}
 
   @EventPattern(JOB_REQUESTED)
@@ -45,12 +47,26 @@ export class JobRequestedController {
       if (error !== undefined && verified.authentic) await this.#failPending(msg, requestId, error);
       return this.#reject(verified.reason);
     }
+    // Multi-tenant: the vhost is the tenant. A message signed for another tenant (or for none) that
+    // reached this vhost is authentic but misplaced: it must not run here, under this tenant's data.
+    const vhostTenant = this.scope?.current();
+    if (vhostTenant !== undefined && verified.tenantId !== vhostTenant) {
+      this.#log.warn(`message rejected (tenant_mismatch), request ${requestId}: X-Tenant-ID does not match the vhost's tenant ${vhostTenant}`);
+      return this.#reject('tenant_mismatch');
+    }
     try {
       const outcome = await this.commands.execute(
         new RunJobCommand({ body: msg.content, headers, tenantHeader: verified.tenantId, requestId, receivedAt: new Date() }),
       );
       return outcome.kind === 'handled' ? HANDLED : this.#reject(outcome.reason);
-    } catch {
+    } catch (error) {
+      if (vhostTenant !== undefined && isPermanentTenantError(error)) {
+        // The tenant is gone or cannot be served (suspended, not found, no database configured):
+        // no retry can run this job, and its database may not be reachable to record that.
+        this.#log.warn(`job message dropped, request ${requestId}: tenant ${vhostTenant} cannot be served (${(error as { reason: string }).reason})`);
+        this.metrics.messagesRejected.inc({ reason: 'tenant_unavailable' });
+        return HANDLED;
+      }
       // Infrastructure failed before the job could be settled (the database, say).
       return this.#retryOrGiveUp(msg, headers, requestId);
     }
@@ -80,4 +96,11 @@ export class JobRequestedController {
     this.metrics.messagesRejected.inc({ reason });
     return refused(reason);
   }
+}
+
+/** Tenant errors no retry can fix: the tenant is unknown, suspended or purged, or its config lacks what the Worker needs. */
+function isPermanentTenantError(error: unknown): boolean {
+  if (error instanceof TenantManagerError) return error.reason === 'tenant_not_found' || error.tenantInactive;
+  if (error instanceof TenantResourceError) return error.reason !== 'unreachable';
+  return false;
 }

@@ -1,6 +1,8 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
-import { type LeaseReaper } from './lease-reaper';
-import { type TerminalEventRepairer } from './terminal-event-repairer';
+/** One run of a background pass; it never throws. */
+export interface BackgroundPass {
+  runOnce(): Promise<unknown>;
+}
 
 export const REPAIR_INTERVAL_MS = 30_000;
 
@@ -10,8 +12,8 @@ export class BackgroundLoops implements OnApplicationShutdown {
   #stopped = false;
 
   constructor(
-    private readonly repairer: TerminalEventRepairer,
-    private readonly reaper: LeaseReaper,
+    private readonly repairer: BackgroundPass,
+    private readonly reaper: BackgroundPass,
     private readonly reaperIntervalMs: number,
   ) {}
 

@@ -66,7 +66,7 @@ export async function createManagerApp(config: ManagerConfig, options: ManagerAp
   await app.register(fastifyCors, { origin: true, methods: CORS_METHODS });
   registerJobStatusRoute(app);
   registerJobResultRoute(app);
-  registerConsoleRoutes(fastify, config.console);
+  registerConsoleRoutes(fastify, config.console, { resultDownload: config.resultDownload.enabled });
   mountSwagger(app, buildOpenApiDocument(app, config));
   await app.init();
   return app;

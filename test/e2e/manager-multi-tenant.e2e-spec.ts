@@ -7,6 +7,7 @@ import { createTenantVhosts, type TenantVhosts } from '@fetcher/platform/testing
 import { startTenantManagerTestServer, type TenantManagerTestServer, type TenantRecord } from '@fetcher/tenant-manager-test-server';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import amqplib, { type GetMessage } from 'amqplib';
+import { Redis } from 'ioredis';
 import { MongoClient } from 'mongodb';
 
 /**
@@ -186,5 +187,24 @@ describe('multi-tenant Manager: two tenants, isolated end to end', () => {
     const paused = await fetch(`${base}/readyz/tenant/paused`);
     expect(paused.status).toBe(404);
     expect(await paused.json()).toEqual({ error: 'tenant not found', tenant_id: 'paused' });
+  });
+
+  it('acts on a tenant.service.suspended event at once: that tenant is refused (403 0131) before its cached config expires, the other keeps working', async () => {
+    expect((await call('acme', 'GET', `/v1/fetcher/${state.acme!.jobId}`)).status).toBe(200); // acme's config is cached now
+    tenantManager.putTenant('acme', record('acme', 'suspended'));
+    const redis = new Redis({ host: '127.0.0.1', port: 6379 });
+    try {
+      await redis.publish('tenant-events:staging:', JSON.stringify({
+        event_id: randomUUID(), event_type: 'tenant.service.suspended', tenant_id: 'acme', timestamp: new Date().toISOString(), payload: { service_name: 'fetcher' },
+      }));
+    } finally {
+      await redis.quit();
+    }
+    // Without the event the cached config (120 s) would keep admitting acme; bounded wait for the listener.
+    const deadline = Date.now() + 10_000;
+    let answer = await call('acme', 'GET', `/v1/fetcher/${state.acme!.jobId}`);
+    while (answer.status === 200 && Date.now() < deadline) answer = await call('acme', 'GET', `/v1/fetcher/${state.acme!.jobId}`);
+    expect(answer).toMatchObject({ status: 403, body: { code: '0131' } });
+    expect((await call('globex', 'GET', `/v1/fetcher/${state.globex!.jobId}`)).status).toBe(200);
   });
 });

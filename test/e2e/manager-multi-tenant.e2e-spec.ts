@@ -190,7 +190,7 @@ describe('multi-tenant Manager: two tenants, isolated end to end', () => {
   });
 
   it('acts on a tenant.service.suspended event at once: that tenant is refused (403 0131) before its cached config expires, the other keeps working', async () => {
-    expect((await call('acme', 'GET', `/v1/fetcher/${state.acme!.jobId}`)).status).toBe(200); // acme's config is cached now
+    expect((await call('acme', 'GET', `/v1/fetcher/${state.acme.jobId}`)).status).toBe(200); // acme's config is cached now
     tenantManager.putTenant('acme', record('acme', 'suspended'));
     const redis = new Redis({ host: '127.0.0.1', port: 6379 });
     try {
@@ -202,9 +202,9 @@ describe('multi-tenant Manager: two tenants, isolated end to end', () => {
     }
     // Without the event the cached config (120 s) would keep admitting acme; bounded wait for the listener.
     const deadline = Date.now() + 10_000;
-    let answer = await call('acme', 'GET', `/v1/fetcher/${state.acme!.jobId}`);
-    while (answer.status === 200 && Date.now() < deadline) answer = await call('acme', 'GET', `/v1/fetcher/${state.acme!.jobId}`);
+    let answer = await call('acme', 'GET', `/v1/fetcher/${state.acme.jobId}`);
+    while (answer.status === 200 && Date.now() < deadline) answer = await call('acme', 'GET', `/v1/fetcher/${state.acme.jobId}`);
     expect(answer).toMatchObject({ status: 403, body: { code: '0131' } });
-    expect((await call('globex', 'GET', `/v1/fetcher/${state.globex!.jobId}`)).status).toBe(200);
+    expect((await call('globex', 'GET', `/v1/fetcher/${state.globex.jobId}`)).status).toBe(200);
   });
 });

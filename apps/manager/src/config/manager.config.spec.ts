@@ -81,6 +81,9 @@ describe(loadManagerConfig.name, () => {
       tokens: { jwksUrl: 'https://auth/jwks', algorithms: ['RS256', 'ES256'], issuer: 'https://auth' },
     });
     expect(Object.isFrozen(sut.tenancy)).toBe(true);
+    // Private ranges are denied in multi-tenant mode whatever HOST_SAFETY_ALLOW_PRIVATE says; single-tenant keeps it.
+    expect(sut.hostSafety.allowPrivate).toBe(false);
+    expect(loadManagerConfig({ ...required(), HOST_SAFETY_ALLOW_PRIVATE: 'true' }).hostSafety.allowPrivate).toBe(true);
   });
 
   it('names each missing multi-tenant prerequisite, the ENV_NAME rule included', () => {

@@ -326,7 +326,8 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
         }
       : {}),
     tenancy: tenancy.multiTenant ? { ...tenancy, tokens: tenantTokenSettingsFrom(e) } : tenancy,
-    hostSafety: { allowlist: [...(e.HOST_SAFETY_ALLOWLIST ?? [])], allowPrivate: e.HOST_SAFETY_ALLOW_PRIVATE },
+    // Multi-tenant: a tenant's connection never reaches the deployment's private network (the allowlist still applies).
+    hostSafety: { allowlist: [...(e.HOST_SAFETY_ALLOWLIST ?? [])], allowPrivate: e.HOST_SAFETY_ALLOW_PRIVATE && !tenancy.multiTenant },
     dispatch: {
       sweepIntervalSec: e.DISPATCH_SWEEP_INTERVAL_SEC,
       minAgeSec: e.DISPATCH_SWEEP_MIN_AGE_SEC,

@@ -26,6 +26,7 @@ export interface TenantIntakeParts {
  */
 export class TenantJobQueues extends Server implements CustomTransportStrategy {
   #parts: TenantIntakeParts | undefined;
+  #subscribed = false;
   #closed: Promise<void> | undefined;
 
   constructor(private readonly scope: TenantScope) {
@@ -44,6 +45,7 @@ export class TenantJobQueues extends Server implements CustomTransportStrategy {
   async #start(): Promise<void> {
     const parts = this.#requireParts();
     await parts.listener.start();
+    this.#subscribed = true;
     await parts.reconciler.start();
   }
 
@@ -62,6 +64,9 @@ export class TenantJobQueues extends Server implements CustomTransportStrategy {
 
   /** The readiness check of the tenant-events Redis. */
   pingEvents(): Promise<unknown> {
+    // A command before `start` would open the connection behind the listener's back (ioredis
+    // connects on first use); the startup self-probe looks again until the intake has started.
+    if (!this.#subscribed) return Promise.reject(new Error('tenant events not subscribed yet'));
     return this.#requireParts().listener.ping();
   }
 

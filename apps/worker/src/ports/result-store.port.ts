@@ -41,3 +41,11 @@ export class ResultStoreRefused extends Error {
     this.name = 'ResultStoreRefused';
   }
 }
+
+/** The store kept asking us to slow down (HTTP 503 Slow Down, 429) after its client's own retries. */
+export class ResultStoreThrottled extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('object storage throttled the request', options);
+    this.name = 'ResultStoreThrottled';
+  }
+}

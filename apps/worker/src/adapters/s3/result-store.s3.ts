@@ -8,7 +8,7 @@ import {
   S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { type ReplayableBody, type ResultStore, ResultStoreRefused } from '../../ports/result-store.port';
+import { type ReplayableBody, type ResultStore, ResultStoreRefused, ResultStoreThrottled } from '../../ports/result-store.port';
 import { reopenBodyOnRetry } from './replayable-body';
 
 export interface S3Settings {
@@ -48,6 +48,22 @@ export function createS3Client(settings: S3Settings): S3Client {
 
 const UNSIGNED_OPERATIONS = new Set(['PutObjectCommand', 'UploadPartCommand']);
 
+/**
+ * The SDK retries throttling answers itself (honouring `Retry-After`, up to its cap); when it gives
+ * up, the failure is told apart by status and the SDK's throttling flag, so the job can say so.
+ */
+async function throttled<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof S3ServiceException) {
+      const status = error.$metadata.httpStatusCode;
+      if (error.$retryable?.throttling === true || status === 503 || status === 429) throw new ResultStoreThrottled({ cause: error });
+    }
+    throw error;
+  }
+}
+
 /** Results in one bucket: octet-stream objects, no user metadata (expiry is the bucket's lifecycle rule). */
 export class S3ResultStore implements ResultStore {
   constructor(
@@ -56,24 +72,24 @@ export class S3ResultStore implements ResultStore {
   ) {}
 
   async putObject(key: string, body: Buffer): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: body.length, ContentType: 'application/octet-stream' }));
+    await throttled(this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: body.length, ContentType: 'application/octet-stream' })));
   }
 
   async putObjectFrom(key: string, body: ReplayableBody): Promise<void> {
     const command = new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body.open(), ContentLength: body.length, ContentType: 'application/octet-stream' });
     reopenBodyOnRetry(command, body);
-    await this.client.send(command);
+    await throttled(this.client.send(command));
   }
 
   async createMultipart(key: string): Promise<string> {
-    const out = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: 'application/octet-stream' }));
+    const out = await throttled(this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: 'application/octet-stream' })));
     if (!out.UploadId) throw new Error('object storage returned no upload id');
     return out.UploadId;
   }
 
   async uploadPart(key: string, uploadId: string, partNumber: number, body: Buffer): Promise<string> {
-    const out = await this.client.send(
-      new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body, ContentLength: body.length }),
+    const out = await throttled(
+      this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body, ContentLength: body.length })),
     );
     if (!out.ETag) throw new Error('object storage returned no part ETag');
     return out.ETag;
@@ -82,19 +98,21 @@ export class S3ResultStore implements ResultStore {
   async uploadPartFrom(key: string, uploadId: string, partNumber: number, body: ReplayableBody): Promise<string> {
     const command = new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body.open(), ContentLength: body.length });
     reopenBodyOnRetry(command, body);
-    const out = await this.client.send(command);
+    const out = await throttled(this.client.send(command));
     if (!out.ETag) throw new Error('object storage returned no part ETag');
     return out.ETag;
   }
 
   async completeMultipart(key: string, uploadId: string, parts: readonly { partNumber: number; etag: string }[]): Promise<void> {
-    await this.client.send(
-      new CompleteMultipartUploadCommand({
-        Bucket: this.bucket,
-        Key: key,
-        UploadId: uploadId,
-        MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
-      }),
+    await throttled(
+      this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: key,
+          UploadId: uploadId,
+          MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
+        }),
+      ),
     );
   }
 

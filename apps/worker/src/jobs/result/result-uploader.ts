@@ -1,4 +1,5 @@
 import { type ResultStore, ResultStoreRefused } from '../../ports/result-store.port';
+import { storageError } from './result-sink-error';
 import { type Sleep, withRetries } from './retry';
 import type { SpoolFile } from './spool-file';
 
@@ -138,8 +139,13 @@ export class ResultUploader {
     this.#inFlight.add(tracked);
   }
 
-  #retry<T>(attempt: () => Promise<T>): Promise<T> {
-    return withRetries(attempt, this.#tuning.sleep, this.#tuning.backoffMs);
+  /** A store call with its retries; its last failure becomes a `ResultSinkError` (throttled, refused, unavailable). */
+  async #retry<T>(attempt: () => Promise<T>): Promise<T> {
+    try {
+      return await withRetries(attempt, this.#tuning.sleep, this.#tuning.backoffMs);
+    } catch (error) {
+      throw storageError(error);
+    }
   }
 
   #throwIfFailed(): void {

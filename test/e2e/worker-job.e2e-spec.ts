@@ -1,8 +1,12 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { type AppProcess, freePort, runApp, startApp } from './support/app-process';
 import { openResult } from './support/result-envelope';
+import { runFetcherAsync } from './support/standalone-process';
 import { POSTGRES, postgresConnection, startTarget, type Target, TARGETS } from './support/targets';
 import {
   jobBody, jobDoc, listObjects, publishJob, readResult, seedConnection, seedJob, signedHeaders, spoolFiles, startWorkerWorld, subKey, until, type WorkerWorld,
@@ -49,7 +53,7 @@ describe.each(TARGETS)('a job created over HTTP runs to a readable result (%s)',
   let target: Target;
 
   beforeAll(async () => {
-    target = await startTarget(name, { worker: true });
+    target = await startTarget(name, { worker: true, resultDownload: true });
     const created = await target.call(
       'POST',
       '/v1/management/connections',
@@ -82,6 +86,31 @@ describe.each(TARGETS)('a job created over HTTP runs to a readable result (%s)',
     expect(hmac).toBe(job.resultHmac);
     expect(JSON.parse(plaintext.toString('utf8'))).toEqual({ 'pg-main': { [`${schema}.orders`]: ROWS } });
     expect(plaintext.toString('utf8')).toContain('"name":"Ada <&> \\"quoted\\""'); // no HTML escaping
+  });
+
+  it('downloads the result over HTTP: exactly the bytes fetcher result decrypt writes; an altered object is refused, whole', async () => {
+    const job = await runJob({ mappedFields: { 'pg-main': { [`${schema}.orders`]: ['id', 'name', 'amount'] } }, filters: { 'pg-main': { [`${schema}.orders`]: { id: { gte: [1] } } } } });
+    expect(job.status).toBe('completed');
+    const response = await fetch(`${target.baseUrl}/v1/fetcher/${String(job.id)}/result`);
+    expect(response.status).toBe(200);
+    const downloaded = Buffer.from(await response.arrayBuffer());
+
+    const out = join(mkdtempSync(join(tmpdir(), 'fetcher-e2e-cli-')), 'result.json');
+    try {
+      const cli = await runFetcherAsync(['result', 'decrypt', String(job.id), '--hmac', String(job.resultHmac), '--out', out], target.cliEnv);
+      expect({ status: cli.status, stderr: cli.stderr }).toEqual({ status: 0, stderr: '' });
+      expect(downloaded.equals(readFileSync(out))).toBe(true);
+    } finally {
+      rmSync(dirname(out), { recursive: true, force: true });
+    }
+
+    // One character of the stored text changed: the tag check fails, and not one byte is sent.
+    const stored = await target.readResult(String(job.resultPath));
+    const i = Math.floor(stored.length / 2);
+    await target.writeResult(String(job.resultPath), `${stored.slice(0, i)}${stored[i] === 'A' ? 'B' : 'A'}${stored.slice(i + 1)}`);
+    const altered = await target.call('GET', `/v1/fetcher/${String(job.id)}/result`);
+    expect(altered).toMatchObject({ status: 500, body: { code: 'FET-1026', title: 'Result Integrity Error' } });
+    expect((await runFetcherAsync(['result', 'decrypt', String(job.id), '--hmac', String(job.resultHmac)], target.cliEnv)).status).not.toBe(0);
   });
 
   it("applies the request's filters and fields", async () => {

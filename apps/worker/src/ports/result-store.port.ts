@@ -42,9 +42,12 @@ export class ResultStoreRefused extends Error {
   }
 }
 
-/** The store kept asking us to slow down (HTTP 503 Slow Down, 429) after its client's own retries. */
+/** The store asked us to slow down (HTTP 503 Slow Down, 429), naming how long to wait when it did (`Retry-After`). */
 export class ResultStoreThrottled extends Error {
-  constructor(options?: { cause?: unknown }) {
+  constructor(
+    readonly retryAfterMs?: number,
+    options?: { cause?: unknown },
+  ) {
     super('object storage throttled the request', options);
     this.name = 'ResultStoreThrottled';
   }

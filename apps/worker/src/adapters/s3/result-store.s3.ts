@@ -49,8 +49,10 @@ export function createS3Client(settings: S3Settings): S3Client {
 const UNSIGNED_OPERATIONS = new Set(['PutObjectCommand', 'UploadPartCommand']);
 
 /**
- * The SDK retries throttling answers itself (honouring `Retry-After`, up to its cap); when it gives
- * up, the failure is told apart by status and the SDK's throttling flag, so the job can say so.
+ * A throttling answer (503 Slow Down, 429) left once the SDK stops retrying becomes
+ * `ResultStoreThrottled` with the answer's `Retry-After`, so the uploader waits as asked and the job
+ * can say why it failed. The SDK never retries a request whose body is a stream (PutObject and
+ * UploadPart from the spool): for those the first 503 lands here.
  */
 async function throttled<T>(call: Promise<T>): Promise<T> {
   try {
@@ -58,10 +60,20 @@ async function throttled<T>(call: Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof S3ServiceException) {
       const status = error.$metadata.httpStatusCode;
-      if (error.$retryable?.throttling === true || status === 503 || status === 429) throw new ResultStoreThrottled({ cause: error });
+      if (error.$retryable?.throttling === true || status === 503 || status === 429) throw new ResultStoreThrottled(retryAfterMs(error), { cause: error });
     }
     throw error;
   }
+}
+
+/** `Retry-After` in seconds or as an HTTP date, in milliseconds from now; undefined when absent or unreadable. */
+export function retryAfterMs(error: S3ServiceException, now = Date.now()): number | undefined {
+  const headers = (error.$response as { headers?: Record<string, string | undefined> } | undefined)?.headers ?? {};
+  const value = Object.entries(headers).find(([name]) => name.toLowerCase() === 'retry-after')?.[1]?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 /** Results in one bucket: octet-stream objects, no user metadata (expiry is the bucket's lifecycle rule). */

@@ -1,6 +1,6 @@
-import { type ResultStore, ResultStoreRefused } from '../../ports/result-store.port';
+import { type ResultStore, ResultStoreRefused, ResultStoreThrottled } from '../../ports/result-store.port';
 import { storageError } from './result-sink-error';
-import { type Sleep, withRetries } from './retry';
+import { MAX_RETRY_AFTER_MS, type Sleep, withRetries } from './retry';
 import type { SpoolFile } from './spool-file';
 
 export interface UploadTuning {
@@ -142,7 +142,7 @@ export class ResultUploader {
   /** A store call with its retries; its last failure becomes a `ResultSinkError` (throttled, refused, unavailable). */
   async #retry<T>(attempt: () => Promise<T>): Promise<T> {
     try {
-      return await withRetries(attempt, this.#tuning.sleep, this.#tuning.backoffMs);
+      return await withRetries(attempt, this.#tuning.sleep, this.#tuning.backoffMs, honourRetryAfter);
     } catch (error) {
       throw storageError(error);
     }
@@ -151,4 +151,10 @@ export class ResultUploader {
   #throwIfFailed(): void {
     if (this.#failure) throw this.#failure.error;
   }
+}
+
+/** A throttled store's `Retry-After` (capped at `MAX_RETRY_AFTER_MS`) when it is longer than the planned backoff. */
+export function honourRetryAfter(error: unknown, plannedMs: number): number {
+  if (!(error instanceof ResultStoreThrottled) || error.retryAfterMs === undefined) return plannedMs;
+  return Math.max(plannedMs, Math.min(error.retryAfterMs, MAX_RETRY_AFTER_MS));
 }

@@ -68,6 +68,15 @@ describe('the Worker in multi-tenant mode: each tenant\'s job on its own databas
       mongodb: { status: 'n/a' }, rabbitmq: { status: 'n/a' }, s3: { status: 'up' }, multi_tenant_redis: { status: 'up' }, tenant_manager: { status: 'up' },
     });
   });
+
+  it('probes one tenant\'s database and vhost on /readyz/tenant/<id>, and answers 404 for a tenant that is not active', async () => {
+    const res = await fetch(`http://127.0.0.1:${w.port}/readyz/tenant/${acme}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ tenant_id: acme, checks: { mongodb: { status: 'up' }, rabbitmq: { status: 'up' } } });
+    const unknown = await fetch(`http://127.0.0.1:${w.port}/readyz/tenant/nobody${suffix}`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({ error: 'tenant not found', tenant_id: `nobody${suffix}` });
+  });
 });
 
 describe('the Worker in multi-tenant mode: many tenants at once with fewer database pools than tenants', () => {

@@ -1,6 +1,6 @@
 import { Logger, type Provider } from '@nestjs/common';
 import {
-  MetricsRegistry, PROBES, redisProbe, staticProbe, type Telemetry, TenantManagerClient,
+  MetricsRegistry, PROBES, redisProbe, staticProbe, type Telemetry, TENANT_READINESS, TenantManagerClient,
 } from '@fetcher/platform';
 import { JobQueueTransport } from '../adapters/amqp/job-queue.transport';
 import { createS3Client, S3ResultStore } from '../adapters/s3/result-store.s3';
@@ -19,6 +19,7 @@ import { TenantConsumers } from './tenant-consumers';
 import { wireTenantIntake } from './tenant-intake';
 import { TenantJobQueues } from './tenant-job-queues';
 import { FETCHER_SERVICE, TenantResources } from './tenant-resources';
+import { WorkerTenantReadiness } from './tenant-readiness';
 import { TENANT_SCOPE, TenantScope } from './tenant-scope';
 
 /** Why the shared database and vhost checks do not apply: each tenant has its own. */
@@ -115,6 +116,12 @@ export function multiTenantInfrastructure(config: WorkerConfig, tenancy: WorkerM
       inject: [TENANT_SCOPE, TenantResources],
     },
 
+    // /readyz/tenant/<id>: one tenant's database and vhost.
+    {
+      provide: TENANT_READINESS,
+      useFactory: (r: TenantResources) => new WorkerTenantReadiness(r.client, r.mongo, r.amqp),
+      inject: [TenantResources],
+    },
     // Readiness: the shared database and vhost do not exist here.
     {
       provide: PROBES,

@@ -36,10 +36,12 @@ describe('chaos: resource faults at the Worker', () => {
   const schema = `chaos_res_${randomUUID().slice(0, 8)}`;
   const mapped = { src: { [`${schema}.rows`]: ['id', 'pad'] } };
 
-  const publish = async (t?: number): Promise<string> => {
+  const wide = { src: { [`${schema}.wide`]: ['id', 'pad'] } };
+
+  const publish = async (t?: number, fields = mapped): Promise<string> => {
     const jobId = randomUUID();
-    await seedJob(world.db, jobId, mapped);
-    const body = jobBody(jobId, mapped);
+    await seedJob(world.db, jobId, fields);
+    const body = jobBody(jobId, fields);
     publishJob(world, body, signedHeaders(body, jobId, world.workQueue, t === undefined ? {} : { t }));
     return jobId;
   };
@@ -80,6 +82,8 @@ describe('chaos: resource faults at the Worker', () => {
     await pg.connect();
     await pg.query(`CREATE SCHEMA ${schema}`);
     await pg.query(`CREATE TABLE ${schema}.rows AS SELECT g AS id, repeat('x', 100) AS pad FROM generate_series(1, 5000) g`);
+    // About 15 MB of rows: past the 8 MiB multipart threshold, so parts are uploaded while it runs.
+    await pg.query(`CREATE TABLE ${schema}.wide AS SELECT g AS id, repeat('x', 100) AS pad FROM generate_series(1, 120000) g`);
     await seedConnection(world.db, { configName: 'src', type: 'POSTGRESQL', host: '127.0.0.1', port: 5432, database: 'test', user: 'postgres' });
     front = new S3SlowDownFront(world.s3Port);
     await front.start();
@@ -122,6 +126,28 @@ describe('chaos: resource faults at the Worker', () => {
     const recoveryMs = await recovery();
     expect(recoveryMs).toBeLessThan(OBJECTIVE.recoveryMs);
     report(`spool ${code}`, { outcome: doc.status, error: errorOf(doc), recoveryMs });
+  });
+
+  it('spool fills up in the middle of a multipart upload: the job fails once, the upload is discarded, no object is left', async () => {
+    const passedBefore = front.passed;
+    let doc: Doc;
+    let jobId: string;
+    try {
+      jobId = await publish(undefined, wide);
+      // CreateMultipartUpload and the first part have reached storage: the disk fills now.
+      await until(() => front.passed - passedBefore >= 2 || undefined, 60_000, 'the first part to be uploaded');
+      writeFileSync(faultFile, 'ENOSPC');
+      doc = await settled(jobId);
+    } finally {
+      rmSync(faultFile, { force: true });
+    }
+    const writes = front.passed - passedBefore;
+    expect(doc.status).toBe('failed');
+    expect(errorOf(doc)).toBe(`${PERSIST}: result spool is full: no space left on the Worker's spool volume`);
+    await expectOneEnding(jobId, doc);
+    const recoveryMs = await recovery();
+    expect(recoveryMs).toBeLessThan(OBJECTIVE.recoveryMs);
+    report('spool ENOSPC mid multipart upload', { outcome: doc.status, storageWritesBeforeFailure: writes, recoveryMs });
   });
 
   it('result object already present (redelivery after a stored upload): overwritten, completed once, the record names the new object', async () => {

@@ -77,12 +77,21 @@ async function main(): Promise<void> {
   const runs: CancelRun[] = [];
   try {
     const worker = await harness.startWorker();
+    // A Worker that dies (or a job that never ends) stops the bench instead of leaving it waiting.
+    let workerGone = false;
+    const died = worker.exited.then(() => {
+      workerGone = true;
+      throw new Error('the Worker exited during the bench');
+    });
+    died.catch(() => undefined);
+    const bounded = <T>(work: Promise<T>, what: string): Promise<T> =>
+      Promise.race([work, died, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), 120_000).unref())]);
     out(`cancel latency: ${RUNS} runs, ${ROWS.toLocaleString('en')}-row table ${table}, one Worker`);
     for (let run = 0; run < RUNS; run++) {
       const jobId = await createJob(harness.api, { dataRequest: { mappedFields: { bench: { [table]: ['*'] } } }, metadata: { source: 'bench', correlationId: randomUUID() } });
       for (const deadline = Date.now() + 120_000; ; ) {
         if ((await reading()) && spooled(harness.spoolDir, jobId) > 1024 * 1024) break;
-        if (Date.now() > deadline) throw new Error(`run ${run}: job ${jobId} never seen reading (${(await readJob(harness.api, jobId)).status})`);
+        if (workerGone || Date.now() > deadline) throw new Error(`run ${run}: job ${jobId} never seen reading (${(await readJob(harness.api, jobId)).status})`);
         await sleep(5);
       }
       const extraReadMs = EXTRA_READ_MS[run % EXTRA_READ_MS.length];
@@ -96,9 +105,9 @@ async function main(): Promise<void> {
       const answer = await cancelJob(harness.api, jobId);
       const answerMs = msSince(started);
       if (answer.status !== 202) throw new Error(`run ${run}: cancel answered ${answer.status} (${answer.job.status}): the job was not running`);
-      const event = await harness.terminalEvent(jobId);
+      const event = await bounded(harness.terminalEvent(jobId), `the terminal event of job ${jobId}`);
       const canceledMs = msSince(started, event.at);
-      const stoppedReadingMs = await stopped;
+      const stoppedReadingMs = await bounded(stopped, 'the Worker to stop reading');
       if (event.routingKey !== 'job.canceled') throw new Error(`run ${run}: job ended with ${event.routingKey}: ${event.body}`);
       const job = (await readJob(harness.api, jobId)) as unknown as { status: string; progress?: { rowsSoFar?: number } };
       if (job.status !== 'canceled') throw new Error(`run ${run}: job is ${job.status} after its canceled event`);

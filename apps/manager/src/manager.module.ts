@@ -97,7 +97,8 @@ export class ManagerModule {
           { provide: JOB_REPOSITORY, useClass: MongoJobRepository },
           ...(binds(options.infrastructure, JOB_PUBLISHER) ? [] : JOB_PUBLISHER_PROVIDERS),
         ];
-    const mongo = tenancy.multiTenant ? [] : [MongoModule.forRoot(mongoSettings(config), [{ name: JOB_MODEL, schema: JobSchema }])];
+    // Built only when used: a host with embedded stores has no MongoDB settings at all.
+    const sharedDatabase = () => (tenancy.multiTenant ? [] : [MongoModule.forRoot(mongoSettings(config), [{ name: JOB_MODEL, schema: JobSchema }])]);
     return {
       module: ManagerModule,
       imports: [
@@ -115,7 +116,7 @@ export class ManagerModule {
           drainDelaySec: config.drainDelaySec,
           ...(telemetry ? { telemetry } : {}),
         }),
-        ...(options.infrastructure ? options.infrastructure.imports : mongo),
+        ...(options.infrastructure ? options.infrastructure.imports : sharedDatabase()),
         RedisModule.forRoot({ settings: config.redis, keyPrefix: options.redisKeyPrefix }),
       ],
       controllers: [...CONNECTION_CONTROLLERS, ...JOB_CONTROLLERS],

@@ -4,7 +4,7 @@ import {
 } from '@fetcher/platform';
 import { JobQueueTransport } from '../adapters/amqp/job-queue.transport';
 import { createS3Client, S3ResultStore } from '../adapters/s3/result-store.s3';
-import { TenantConnectionResolver } from '../adapters/tenant/tenant-connection-resolver';
+import { LEDGER_SERVICE, TenantConnectionResolver } from '../adapters/tenant/tenant-connection-resolver';
 import { TenantEventPublisher } from '../adapters/tenant/tenant-event-publisher';
 import { TenantJobStore } from '../adapters/tenant/tenant-job-store';
 import { storageBucket, type WorkerConfig, type WorkerMultiTenancy } from '../config/worker.config';
@@ -98,7 +98,8 @@ export function multiTenantInfrastructure(config: WorkerConfig, tenancy: WorkerM
     { provide: JOB_STORE, useFactory: (scope: TenantScope, r: TenantResources) => new TenantJobStore(scope, r.mongo), inject: [TENANT_SCOPE, TenantResources] },
     {
       provide: CONNECTION_RESOLVER,
-      useFactory: (scope: TenantScope, r: TenantResources) => new TenantConnectionResolver(scope, r.mongo, config.ring),
+      useFactory: (scope: TenantScope, r: TenantResources) =>
+        new TenantConnectionResolver(scope, r.mongo, config.ring, (tenantId) => r.client.getTenantConfig(tenantId, LEDGER_SERVICE)),
       inject: [TENANT_SCOPE, TenantResources],
     },
     { provide: RESULT_STORE, useExisting: S3ResultStore },

@@ -68,8 +68,10 @@ export interface MultiTenantWorld {
   /** Each tenant's `fetcher.dlq`. */
   readonly deadLetters: ReadonlyMap<string, Inbox>;
   db(tenantId: string): Db;
-  /** A pending job in the tenant's database, reading `table` (in the world's schema) over `pg-main`. */
-  seed(tenantId: string, jobId: string, table: string): Promise<Record<string, Record<string, string[]>>>;
+  /** The tenant's entry in the tenant-manager test server, as first served. */
+  record(tenantId: string): TenantRecord;
+  /** A pending job in the tenant's database, reading `table` (in the world's schema) over `configName` (`pg-main`). */
+  seed(tenantId: string, jobId: string, table: string, configName?: string): Promise<Record<string, Record<string, string[]>>>;
   /** A job message signed for `signedFor`, published into `vhostOf`'s vhost. */
   publish(vhostOf: string, signedFor: string, jobId: string, mapped: unknown): void;
   readResult(key: string): Promise<{ plaintext: string; hmac: string }>;
@@ -200,9 +202,9 @@ export async function startMultiTenantWorld(tenantIds: readonly string[], tables
     await app.listen(port, '127.0.0.1');
 
     return {
-      id, schema, prefix, bucket, port, app, config, s3, tm, events, deadLetters, db, close,
-      async seed(tenantId, jobId, table) {
-        const mapped = { 'pg-main': { [`${schema}.${table}`]: ['*'] } };
+      id, schema, prefix, bucket, port, app, config, s3, tm, events, deadLetters, db, record, close,
+      async seed(tenantId, jobId, table, configName = 'pg-main') {
+        const mapped = { [configName]: { [`${schema}.${table}`]: ['*'] } };
         await db(tenantId).collection('job').insertOne({
           _id: uuidBinary(jobId), metadata: { source: 'reporter' }, mapped_fields: mapped, status: 'pending', dedup_active: true,
           request_hash: randomBytes(32).toString('hex'), created_at: new Date(), completed_at: null,

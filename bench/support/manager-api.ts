@@ -1,8 +1,8 @@
-/** The few Manager routes the Worker bench drives: create a connection, create a job, read a job. */
+/** The few Manager routes the Worker benches drive: create a connection, create, read and cancel a job. */
 
 export interface JobView {
   readonly id: string;
-  readonly status: 'pending' | 'processing' | 'completed' | 'failed';
+  readonly status: 'pending' | 'processing' | 'completed' | 'failed' | 'canceled';
   readonly metadata?: { error?: string };
 }
 
@@ -29,4 +29,12 @@ export async function createJob(baseUrl: string, body: Record<string, unknown>):
 
 export async function readJob(baseUrl: string, jobId: string): Promise<JobView> {
   return (await send(`${baseUrl}/v1/fetcher/${jobId}`, { method: 'GET' }, [200])) as JobView;
+}
+
+/** `POST /v1/fetcher/{id}/cancel`: 202 while the Worker is asked to stop, 200 once canceled. */
+export async function cancelJob(baseUrl: string, jobId: string): Promise<{ status: number; job: JobView }> {
+  const response = await fetch(`${baseUrl}/v1/fetcher/${jobId}/cancel`, { method: 'POST' });
+  const text = await response.text();
+  if (response.status !== 200 && response.status !== 202) throw new Error(`POST cancel ${jobId}: ${response.status} ${text}`);
+  return { status: response.status, job: JSON.parse(text) as JobView };
 }

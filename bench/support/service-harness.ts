@@ -34,9 +34,22 @@ export interface JobTiming {
   readonly seconds: number;
 }
 
+/** A job's terminal event as the harness received it. */
+export interface TerminalEvent {
+  /** `process.hrtime.bigint()` when it arrived. */
+  readonly at: bigint;
+  readonly routingKey: string;
+  readonly body: string;
+}
+
 export interface ServiceHarness {
   /** The run's work queue and events exchange (span names carry them). */
   readonly names: { readonly queue: string; readonly exchange: string };
+  /** The Manager's base URL, and the Workers' spool directory. */
+  readonly api: string;
+  readonly spoolDir: string;
+  /** The job's terminal event (`job.completed`, `job.failed` or `job.canceled`), once it has arrived. */
+  terminalEvent(jobId: string): Promise<TerminalEvent>;
   /** Starts a Worker with the harness's environment plus `env`. */
   startWorker(env?: Record<string, string>): Promise<RunningApp>;
   runJob(table: string): Promise<JobTiming>;
@@ -70,7 +83,7 @@ export async function startServiceHarness(options: HarnessOptions = {}): Promise
   };
 
   // When each job's event arrived (it may arrive before its POST has answered), and who waits for it.
-  const finished = new Map<string, { at: bigint; ok: boolean; body: string }>();
+  const finished = new Map<string, TerminalEvent>();
   const waiting = new Map<string, () => void>();
   await channel.assertExchange(exchange, 'topic', { durable: true });
   const events = await channel.assertQueue('', { exclusive: true, autoDelete: true });
@@ -78,7 +91,7 @@ export async function startServiceHarness(options: HarnessOptions = {}): Promise
   await channel.consume(events.queue, (msg) => {
     if (!msg) return;
     const jobId = String(msg.properties.headers?.['ce-subject'] ?? '');
-    finished.set(jobId, { at: process.hrtime.bigint(), ok: msg.fields.routingKey === 'job.completed', body: msg.content.toString() });
+    finished.set(jobId, { at: process.hrtime.bigint(), routingKey: msg.fields.routingKey, body: msg.content.toString() });
     waiting.get(jobId)?.();
   }, { noAck: true });
 
@@ -109,8 +122,19 @@ export async function startServiceHarness(options: HarnessOptions = {}): Promise
   }
   const api = manager.baseUrl;
 
+  const terminalEvent = async (jobId: string): Promise<TerminalEvent> => {
+    if (!finished.has(jobId)) await new Promise<void>((resolve) => waiting.set(jobId, resolve));
+    const end = finished.get(jobId) as TerminalEvent;
+    waiting.delete(jobId);
+    finished.delete(jobId);
+    return end;
+  };
+
   return {
     names: { queue, exchange },
+    api,
+    spoolDir,
+    terminalEvent,
     async startWorker(env = {}) {
       const worker = await startWorker({ ...workerEnv, ...env }, options.workerNodeArgs ?? []);
       const stop = (): void => {
@@ -125,11 +149,8 @@ export async function startServiceHarness(options: HarnessOptions = {}): Promise
       const started = process.hrtime.bigint();
       // Each job its own correlationId, so the Manager's duplicate detection never answers one with another.
       const jobId = await createJob(api, { dataRequest: { mappedFields: { bench: { [table]: ['*'] } } }, metadata: { source: 'bench', correlationId: randomUUID() } });
-      if (!finished.has(jobId)) await new Promise<void>((resolve) => waiting.set(jobId, resolve));
-      const end = finished.get(jobId) as { at: bigint; ok: boolean; body: string };
-      waiting.delete(jobId);
-      finished.delete(jobId);
-      if (!end.ok) throw new Error(`job ${jobId} failed: ${end.body}`);
+      const end = await terminalEvent(jobId);
+      if (end.routingKey !== 'job.completed') throw new Error(`job ${jobId} failed: ${end.body}`);
       const job = await readJob(api, jobId);
       if (job.status !== 'completed') throw new Error(`job ${jobId} is ${job.status} after its completed event`);
       return { jobId, seconds: Number(end.at - started) / 1e9 };

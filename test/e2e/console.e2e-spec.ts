@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -233,13 +233,42 @@ describe('operator console (real browser)', () => {
     await page.getByTestId('result-hmac').waitFor();
     const job = (await api('GET', `/v1/fetcher/${jobId}`)).body;
     expect(await page.getByTestId('result-hmac').textContent()).toBe(job.resultHmac);
-    await page.getByText(`npx fetcher result decrypt ${jobId}`).waitFor();
 
-    // The extraction the console built returns exactly the filtered rows.
-    const decrypted = runFetcher(['result', 'decrypt', jobId], { FETCHER_DATA_DIR: dataDir });
+    // The standalone service serves the result route on loopback by default: the console offers the
+    // download, and the file it saves is byte for byte what the CLI decrypts (and checks) from the data directory.
+    const [saved] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download result' }).click()]);
+    expect(saved.suggestedFilename()).toBe(`${jobId}.json`);
+    const downloaded = join(dataDir, '..', `${suffix}-download.json`);
+    await saved.saveAs(downloaded);
+    await page.getByText(/^Downloaded [\d,]+ bytes \(HMAC checked by the server\)$/).waitFor();
+    const cliOut = join(dataDir, '..', `${suffix}-cli.json`);
+    const decrypted = runFetcher(['result', 'decrypt', jobId, '--out', cliOut], { FETCHER_DATA_DIR: dataDir });
     expect(decrypted.status).toBe(0);
-    const rows = JSON.parse(decrypted.stdout)[configName].orders as { id: number }[];
-    expect(rows.map((r) => r.id).sort((a, b) => a - b)).toEqual(Array.from({ length: ORDERS - 39 }, (_, i) => i + 40));
+    try {
+      expect(readFileSync(downloaded).equals(readFileSync(cliOut))).toBe(true);
+      // The extraction the console built returns exactly the filtered rows.
+      const rows = JSON.parse(readFileSync(downloaded, 'utf8'))[configName].orders as { id: number }[];
+      expect(rows.map((r) => r.id).sort((a, b) => a - b)).toEqual(Array.from({ length: ORDERS - 39 }, (_, i) => i + 40));
+    } finally {
+      rmSync(downloaded, { force: true });
+      rmSync(cliOut, { force: true });
+    }
+    await capture('job-completed');
+  });
+
+  it('shows the decrypt command to copy instead when the Manager does not serve the result route', async () => {
+    // What a Manager without RESULT_DOWNLOAD_ENABLED answers at /console/settings.json (its own
+    // answer is checked in apps/manager/src/console/console.route.spec.ts); the rest is the real service.
+    const other = await browser.page(1280);
+    try {
+      await other.route('**/console/settings.json', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"resultDownload":false}' }));
+      await open(other, `jobs?job=${jobId}`);
+      await other.getByTestId('result-hmac').waitFor();
+      await other.getByText(`npx fetcher result decrypt ${jobId}`).waitFor();
+      expect(await other.getByRole('button', { name: 'Download result' }).count()).toBe(0);
+    } finally {
+      await other.context().close();
+    }
   });
 
   it('explains why the connection of a running job cannot be deleted, and cancels the job from the list', async () => {

@@ -1,8 +1,12 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { Client } from 'pg';
 import { type AppProcess, freePort, runApp, startApp } from './support/app-process';
 import { openResult } from './support/result-envelope';
+import { runFetcherAsync } from './support/standalone-process';
 import { POSTGRES, postgresConnection, startTarget, type Target, TARGETS } from './support/targets';
 import {
   jobBody, jobDoc, listObjects, publishJob, readResult, seedConnection, seedJob, signedHeaders, spoolFiles, startWorkerWorld, subKey, until, type WorkerWorld,
@@ -49,7 +53,7 @@ describe.each(TARGETS)('a job created over HTTP runs to a readable result (%s)',
   let target: Target;
 
   beforeAll(async () => {
-    target = await startTarget(name, { worker: true });
+    target = await startTarget(name, { worker: true, resultDownload: true });
     const created = await target.call(
       'POST',
       '/v1/management/connections',
@@ -84,6 +88,31 @@ describe.each(TARGETS)('a job created over HTTP runs to a readable result (%s)',
     expect(plaintext.toString('utf8')).toContain('"name":"Ada <&> \\"quoted\\""'); // no HTML escaping
   });
 
+  it('downloads the result over HTTP: exactly the bytes fetcher result decrypt writes; an altered object is refused, whole', async () => {
+    const job = await runJob({ mappedFields: { 'pg-main': { [`${schema}.orders`]: ['id', 'name', 'amount'] } }, filters: { 'pg-main': { [`${schema}.orders`]: { id: { gte: [1] } } } } });
+    expect(job.status).toBe('completed');
+    const response = await fetch(`${target.baseUrl}/v1/fetcher/${String(job.id)}/result`);
+    expect(response.status).toBe(200);
+    const downloaded = Buffer.from(await response.arrayBuffer());
+
+    const out = join(mkdtempSync(join(tmpdir(), 'fetcher-e2e-cli-')), 'result.json');
+    try {
+      const cli = await runFetcherAsync(['result', 'decrypt', String(job.id), '--hmac', String(job.resultHmac), '--out', out], target.cliEnv);
+      expect({ status: cli.status, stderr: cli.stderr }).toEqual({ status: 0, stderr: '' });
+      expect(downloaded.equals(readFileSync(out))).toBe(true);
+    } finally {
+      rmSync(dirname(out), { recursive: true, force: true });
+    }
+
+    // One character of the stored text changed: the tag check fails, and not one byte is sent.
+    const stored = await target.readResult(String(job.resultPath));
+    const i = Math.floor(stored.length / 2);
+    await target.writeResult(String(job.resultPath), `${stored.slice(0, i)}${stored[i] === 'A' ? 'B' : 'A'}${stored.slice(i + 1)}`);
+    const altered = await target.call('GET', `/v1/fetcher/${String(job.id)}/result`);
+    expect(altered).toMatchObject({ status: 500, body: { code: 'FET-1026', title: 'Result Integrity Error' } });
+    expect((await runFetcherAsync(['result', 'decrypt', String(job.id), '--hmac', String(job.resultHmac)], target.cliEnv)).status).not.toBe(0);
+  });
+
   it("applies the request's filters and fields", async () => {
     const job = await runJob({
       mappedFields: { 'pg-main': { [`${schema}.orders`]: ['id', 'name'] } },
@@ -92,6 +121,23 @@ describe.each(TARGETS)('a job created over HTTP runs to a readable result (%s)',
     expect(job.status).toBe('completed');
     const { plaintext } = openResult(target.masterKey, await target.readResult(String(job.resultPath)));
     expect(JSON.parse(plaintext.toString('utf8'))).toEqual({ 'pg-main': { [`${schema}.orders`]: [{ id: 2, name: 'Grace' }] } });
+  });
+
+  it('refuses a filter on a field the table does not have at creation: 400 FET-1060 naming it, with the validate-schema report', async () => {
+    const table = `${schema}.orders`;
+    const answer = await target.call('POST', '/v1/fetcher', {
+      dataRequest: { mappedFields: { 'pg-main': { [table]: ['id'] } }, filters: { 'pg-main': { [table]: { colour: { eq: ['red'] } } } } },
+      metadata: { source: 'reporter' },
+    });
+    expect({ status: answer.status, body: answer.body }).toEqual({
+      status: 400,
+      body: {
+        title: 'Schema validation failed',
+        code: 'FET-1060',
+        message: `Schema validation found inconsistencies: filter field 'pg-main.${table}.colour' not found`,
+        errors: [{ type: 'FIELD_NOT_FOUND', dataSourceId: 'pg-main', table, field: 'colour', in: 'filters' }],
+      },
+    });
   });
 
   it('chains incremental jobs by copying the cursors the job reports: each row once, then the same cursor when nothing is new', async () => {
@@ -160,6 +206,20 @@ describe('worker, production only: raw messages on RabbitMQ', () => {
     const signed = Buffer.concat([Buffer.from(`${String(h.t)}\nv1\n\n${jobId}\n${world.eventsExchange}\njob.completed\n`), event.content]);
     expect(h['x-message-signature']).toBe(createHmac('sha256', subKey('fetcher-external-hmac-v1')).update(signed).digest('hex'));
     expect(spoolFiles(world)).toEqual([]);
+  });
+
+  it('fails a job whose filter names a missing field (found by the Worker, not at creation), naming the datasource, table and field', async () => {
+    const jobId = randomUUID();
+    const table = `${schema}.orders`;
+    const mapped = { 'pg-main': { [table]: ['id'] } };
+    await seedJob(world.db, jobId, mapped, { source: 'reporter' }, { 'pg-main': { [table]: { colour: { eq: ['red'] } } } });
+    const body = jobBody(jobId, mapped);
+    publishJob(world, body, signedHeaders(body, jobId, world.workQueue));
+    const job = await until(async () => {
+      const doc = await jobDoc(world, jobId);
+      return doc?.status === 'failed' ? doc : undefined;
+    }, 60_000, 'the job to fail');
+    expect((job.metadata as Record<string, unknown>).error).toContain(`filter references a field not found in table schema: pg-main.${table}.colour`);
   });
 
   it('runs a message delivered three times once: one extraction, one event', async () => {

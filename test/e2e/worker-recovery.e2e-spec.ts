@@ -103,7 +103,7 @@ describe('worker: crashes and storage outages', () => {
         const doc = await jobDoc(world, jobId);
         return doc?.status === 'failed' ? doc : undefined;
       }, 60_000, 'the job to fail');
-      expect((job.metadata as Record<string, unknown>).error).toBe('engine extraction: engine: [unavailable] failed to persist extraction result');
+      expect((job.metadata as Record<string, unknown>).error).toBe('engine extraction: engine: [unavailable] failed to persist extraction result: object storage unavailable');
       expect(spoolFiles(world).filter((f) => f.name.startsWith(jobId))).toEqual([]);
       const event = await until(() => world.events.find((e) => e.properties.headers?.['ce-subject']?.toString() === jobId));
       expect(event.fields.routingKey).toBe('job.failed');

@@ -20,6 +20,7 @@ export {
 } from './ports/connection-repository.port';
 export { JOB_PUBLISHER, type JobPublisher } from './ports/job-publisher.port';
 export { JOB_CONTROL_PUBLISHER, type JobControlPublisher } from './ports/job-control-publisher.port';
+export { RESULT_READER, ResultObjectMissing, type ResultReader } from './ports/result-reader.port';
 export { type CreateOutcome, type DispatchClaim, type InsertOutcome, JOB_REPOSITORY, type JobRepository, type StaleClaim, type StaleJob } from './ports/job-repository.port';
 export type { Job, JobProgress, JobStatus } from './jobs/job';
 /** The errors a ConnectionRepository raises (a duplicate config name, a missing connection). */
@@ -31,4 +32,5 @@ export { Errors } from './errors/catalogue';
 export { MemoryActiveExecutionChecker } from './adapters/embedded/active-execution-checker.memory';
 export { type ConnectionRecord, MemoryConnectionRepository } from './adapters/embedded/connection-repository.memory';
 export { MemoryJobRepository } from './adapters/embedded/job-repository.memory';
+export { FileSystemResultReader } from './adapters/embedded/result-reader.fs';
 export { type CancelListener, InProcessJobControlPublisher } from './adapters/embedded/job-control-publisher.in-process';

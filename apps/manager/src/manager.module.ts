@@ -14,8 +14,9 @@ import { EngineConnectivityCheck } from './adapters/engine/connectivity-check.en
 import { DIAL_SLOTS, DIALS_PER_CONNECTION, LimitedConnectivityCheck } from './adapters/engine/connectivity-check.limited';
 import { MongoJobRepository } from './adapters/mongo/job-repository.mongo';
 import { JOB_MODEL, JobSchema } from './adapters/mongo/job.schema';
+import { resultReaderProvider } from './adapters/s3/result-reader.s3';
 import { dispatchSweepProvider } from './jobs/dispatch/dispatch-sweep.provider';
-import { JOB_CONTROLLERS, JOB_HANDLERS } from './jobs/job.handlers';
+import { JOB_CONTROLLERS, JOB_HANDLERS, JOB_RESULT_HANDLERS } from './jobs/job.handlers';
 import { CONNECTIVITY_CHECK } from './ports/connectivity-check.port';
 import { SCHEMA_CHECK } from './ports/schema-check.port';
 import { EngineSchemaCheck } from './adapters/engine/schema-check.engine';
@@ -41,8 +42,13 @@ import { CONNECTION_REPOSITORY } from './ports/connection-repository.port';
 import { CONNECTION_RESOLVER } from './ports/connection-resolver.port';
 import { INTERNAL_DATASOURCES } from './ports/internal-datasources.port';
 import { RATE_LIMITER } from './ports/rate-limiter.port';
+import { RESULT_READER } from './ports/result-reader.port';
 import { ConfigError, TELEMETRY, TelemetryShutdown } from '@fetcher/platform';
-import { MULTI_TENANT_NOT_SERVED } from '@fetcher/contracts';
+import { multiTenantProviders } from './adapters/tenancy/multi-tenant.providers';
+
+/** Why a host with embedded stores cannot run multi-tenant mode. */
+export const MULTI_TENANT_EMBEDDED =
+  'MULTI_TENANT_ENABLED: multi-tenant mode needs a database and a vhost per tenant, which embedded stores do not have; run the Manager service for multi-tenant mode';
 import { SCHEMA_CACHE_INVALIDATOR } from './ports/schema-cache-invalidator.port';
 
 export interface ManagerModuleOptions {
@@ -75,10 +81,24 @@ export interface ManagerInfrastructure {
 @Module({})
 export class ManagerModule {
   static forRoot(config: ManagerConfig, options: ManagerModuleOptions = {}): DynamicModule {
-    // The tenant guard is ready, but the per-tenant stores and vhosts are not bound here yet: serving
-    // multi-tenant requests from the shared store would mix tenants, so the service does not start.
-    if (config.tenancy.multiTenant) throw new ConfigError([MULTI_TENANT_NOT_SERVED]);
+    const tenancy = config.tenancy;
+    // Embedded stores (the standalone service) are one shared store: they cannot keep tenants apart.
+    if (tenancy.multiTenant && options.infrastructure) throw new ConfigError([MULTI_TENANT_EMBEDDED]);
     const telemetry = options.telemetry ?? null;
+    // Single-tenant: the deployment's database and broker. Multi-tenant: no shared database or vhost
+    // at all; each port resolves the verified tenant's own, through the tenant-manager.
+    const storage: Provider[] = tenancy.multiTenant
+      ? multiTenantProviders(tenancy)
+      : [
+          probesProvider,
+          { provide: CONNECTION_REPOSITORY, useClass: MongoConnectionRepository },
+          { provide: ACTIVE_EXECUTION_CHECKER, useClass: MongoActiveExecutionChecker },
+          { provide: INTERNAL_DATASOURCES, useValue: new EnvInternalDatasources(config.internalDatasources) },
+          { provide: JOB_REPOSITORY, useClass: MongoJobRepository },
+          ...(binds(options.infrastructure, JOB_PUBLISHER) ? [] : JOB_PUBLISHER_PROVIDERS),
+        ];
+    // Built only when used: a host with embedded stores has no MongoDB settings at all.
+    const sharedDatabase = () => (tenancy.multiTenant ? [] : [MongoModule.forRoot(mongoSettings(config), [{ name: JOB_MODEL, schema: JobSchema }])]);
     return {
       module: ManagerModule,
       imports: [
@@ -96,7 +116,7 @@ export class ManagerModule {
           drainDelaySec: config.drainDelaySec,
           ...(telemetry ? { telemetry } : {}),
         }),
-        ...(options.infrastructure ? options.infrastructure.imports : [MongoModule.forRoot(mongoSettings(config), [{ name: JOB_MODEL, schema: JobSchema }])]),
+        ...(options.infrastructure ? options.infrastructure.imports : sharedDatabase()),
         RedisModule.forRoot({ settings: config.redis, keyPrefix: options.redisKeyPrefix }),
       ],
       controllers: [...CONNECTION_CONTROLLERS, ...JOB_CONTROLLERS],
@@ -107,14 +127,11 @@ export class ManagerModule {
         { provide: TelemetryShutdown, useFactory: () => new TelemetryShutdown(telemetry) },
         ErrorFilter,
         { provide: APP_FILTER, useExisting: ErrorFilter },
-        probesProvider,
         { provide: PLUGIN_AUTH_OPTIONS, useValue: config.pluginAuth },
         PluginAuthorizer,
-        ...tenantGuardProviders(config.tenancy),
+        ...tenantGuardProviders(tenancy),
+        ...storage,
         // Connections
-        { provide: CONNECTION_REPOSITORY, useClass: MongoConnectionRepository },
-        { provide: ACTIVE_EXECUTION_CHECKER, useClass: MongoActiveExecutionChecker },
-        { provide: INTERNAL_DATASOURCES, useValue: new EnvInternalDatasources(config.internalDatasources) },
         { provide: RATE_LIMITER, useClass: RedisRateLimiter },
         RedisSchemaCache,
         { provide: SCHEMA_CACHE_INVALIDATOR, useExisting: RedisSchemaCache },
@@ -128,8 +145,6 @@ export class ManagerModule {
         },
         ...CONNECTION_HANDLERS,
         // Jobs
-        { provide: JOB_REPOSITORY, useClass: MongoJobRepository },
-        ...(binds(options.infrastructure, JOB_PUBLISHER) ? [] : JOB_PUBLISHER_PROVIDERS),
         {
           provide: CONNECTIVITY_CHECK,
           inject: [ENGINE, DIAL_SLOTS],
@@ -137,6 +152,8 @@ export class ManagerModule {
         },
         dispatchSweepProvider,
         ...JOB_HANDLERS,
+        // GET /v1/fetcher/{id}/result: nothing of it is built (no S3 client) unless it is enabled.
+        ...(config.resultDownload.enabled ? [...JOB_RESULT_HANDLERS, ...(binds(options.infrastructure, RESULT_READER) ? [] : [resultReaderProvider])] : []),
         ...(options.infrastructure?.providers ?? []),
       ],
     };

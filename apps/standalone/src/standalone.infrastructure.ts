@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { Provider } from '@nestjs/common';
 import { MetricsRegistry, PROBES, staticProbe } from '@fetcher/platform';
 import {
@@ -8,11 +9,13 @@ import {
   JOB_PUBLISHER,
   JOB_CONTROL_PUBLISHER,
   InProcessJobControlPublisher,
+  FileSystemResultReader,
   JOB_REPOSITORY,
   type ManagerConfig,
   type ManagerInfrastructure,
   MemoryActiveExecutionChecker,
   MemoryJobRepository,
+  RESULT_READER,
 } from '@fetcher/manager';
 import {
   CONNECTION_RESOLVER as WORKER_CONNECTION_RESOLVER,
@@ -27,7 +30,7 @@ import {
 } from '@fetcher/worker';
 import { InProcessJobPublisher } from './adapters/in-process/job-publisher.in-process';
 import type { InProcessJobQueueTransport } from './adapters/in-process/job-queue.in-process';
-import type { Backends } from './backends';
+import { DATA_LAYOUT, type Backends } from './backends';
 
 /** The checks `/readyz` shows in standalone mode: the embedded backends, which are up while the process is. */
 function embeddedProbes(backends: Backends): Provider {
@@ -57,6 +60,8 @@ export function managerInfrastructure(backends: Backends, config: ManagerConfig,
       // standalone.ts hands each cancel to the embedded Worker at once; its lease renewal would see the
       // request too (the job table is shared), but only within a third of the lease TTL.
       { provide: JOB_CONTROL_PUBLISHER, useValue: control },
+      // The result route (when on) reads the objects the embedded Worker wrote, where the CLI reads them.
+      { provide: RESULT_READER, useValue: new FileSystemResultReader(join(backends.dataDir, DATA_LAYOUT.objects)) },
       // Binding JOB_PUBLISHER leaves the RabbitMQ publisher and its readiness check unbuilt.
       embeddedProbes(backends),
     ],

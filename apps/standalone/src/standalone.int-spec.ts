@@ -97,6 +97,16 @@ describe('the standalone service over HTTP', () => {
     completedJob = job;
   });
 
+  it('serves the result route by default on loopback: exactly the plaintext the data directory key opens', async () => {
+    const job = completedJob!;
+    const response = await fetch(`${service!.baseUrl}/v1/fetcher/${job.id}/result`);
+    expect(response.status).toBe(200);
+    const master = Buffer.from(readFileSync(join(dataDir, 'master.key'), 'utf8').trim(), 'base64');
+    const plaintext = openEnvelope(deriveSubKeys(master).storage, readFileSync(join(dataDir, 'objects', job.resultPath), 'utf8'));
+    expect(Buffer.from(await response.arrayBuffer()).equals(plaintext)).toBe(true);
+    expect(await call('GET', '/console/settings.json')).toEqual({ status: 200, body: { resultDownload: true } });
+  });
+
   it('answers hostile input as the Manager does: its 4xx, never a raw 500', async () => {
     const raw = async (path: string, body?: string) => {
       const res = await fetch(`${service!.baseUrl}${path}`, { method: body === undefined ? 'GET' : 'POST', headers: { 'Content-Type': 'application/json', ...demoHeaders }, ...(body === undefined ? {} : { body }) });

@@ -270,6 +270,8 @@ export const IncrementalText = Object.freeze({
   nullableTieBreaker: 'incremental tie-breaker field is nullable',
   afterInvalid: 'incremental after does not match the column types',
   limitInvalid: 'incremental limit must be a positive integer',
+  lagInvalid: 'incremental lag must be a non-negative number in the cursor unit (whole for integer and date cursors)',
+  lagNotApplicable: 'incremental lag needs a numeric, date or date-time cursor',
   unsupported: 'datasource type does not support incremental extraction',
   nullCursorValue: 'incremental cursor value is null and nulls "first" was not chosen',
   nullTieBreakerValue: 'incremental tie-breaker value is null',

@@ -282,6 +282,11 @@ export interface IncrementalTableRequest {
   readonly limit?: number;
   /** Required for a nullable cursor: NULL cursors sort before every value and are read first. */
   readonly nulls?: 'first';
+  /**
+   * Re-read this far behind `after` for rows that arrived late, in the cursor's unit (numbers;
+   * days for a date; seconds for a date-time). Rows inside the window may come again.
+   */
+  readonly lag?: number | string;
 }
 
 /** config -> table -> incremental choice. */
@@ -299,6 +304,8 @@ export interface PlannedIncremental {
   readonly after?: CursorPosition;
   readonly limit?: number;
   readonly nulls?: 'first';
+  /** As requested; checked against the cursor kind. */
+  readonly lag?: number | string;
 }
 
 /**
@@ -307,6 +314,9 @@ export interface PlannedIncremental {
  * cursors first when `nulls` is `first`; no NULL cursor otherwise can be after a value), ordered by
  * `(cursor, tieBreaker)` ascending, text by code point (`COLLATE "C"`, a binary collation), at most
  * `limit` of them. Values are in `normaliseFilterValue` form for their kinds (integers as bigint).
+ * With `from` (a `lag` window), it returns instead the rows with a non-NULL cursor `>= from`, in
+ * the same order and limit, and ignores `after`, which then only keeps the reported position from
+ * moving back.
  */
 export interface IncrementalQuery {
   readonly cursorField: string;
@@ -316,6 +326,8 @@ export interface IncrementalQuery {
   readonly after?: { readonly value: FilterBound | null; readonly key: FilterBound };
   readonly limit?: number;
   readonly nulls?: 'first';
+  /** The first cursor value of a `lag` window; set only with an `after` whose value is not NULL. */
+  readonly from?: FilterBound;
 }
 
 /** A normalised bound (`normaliseFilterValue`'s result): bigint, exact text, number or boolean. */

@@ -67,6 +67,20 @@ export function runFetcher(args: readonly string[], env: Record<string, string>)
   return spawnSync(process.execPath, [FETCHER_BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
 }
 
+/**
+ * `runFetcher` without blocking this process: needed when the CLI talks to a server running inside
+ * the test process (s3rver), which a synchronous spawn would keep from answering.
+ */
+export async function runFetcherAsync(args: readonly string[], env: Record<string, string>): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [FETCHER_BIN, ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const [status] = (await once(child, 'close')) as [number | null];
+  return { status, stdout, stderr };
+}
+
 /** Polls `read` until it resolves to a value, for at most `timeoutMs`. */
 export async function eventually<T>(read: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetObjectCommand } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { type MongoTestServer, startMongoTestServer } from '@fetcher/mongo-test-server';
 import amqplib from 'amqplib';
 import { type AppProcess, freePort, startApp } from './app-process';
@@ -26,6 +26,11 @@ export interface TargetOptions {
   readonly worker?: boolean;
   /** Variables both apps get, such as `DATASOURCE_<X>_*` internal datasources. */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Serve GET /v1/fetcher/{id}/result (RESULT_DOWNLOAD_ENABLED=true; production then gets the
+   * Worker's OBJECT_STORAGE_* settings too, so it needs `worker`).
+   */
+  readonly resultDownload?: boolean;
 }
 
 export interface Answer {
@@ -54,6 +59,10 @@ export interface Target {
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
   /** The stored result of a job, by its `resultPath`: the base64 text object storage holds. */
   readResult(resultPath: string): Promise<string>;
+  /** Replaces a stored result (to alter it). */
+  writeResult(resultPath: string, text: string): Promise<void>;
+  /** The environment under which `fetcher result decrypt <jobId>` reads this target's results. */
+  readonly cliEnv: Readonly<Record<string, string>>;
   /** What the processes wrote, for failure messages. */
   output(): string;
   stop(): Promise<void>;
@@ -85,6 +94,7 @@ async function startStandalone(options: TargetOptions): Promise<Target> {
   const service = await startStandaloneProcess(await freePort(), dataDir, {
     APP_ENC_KEY: masterKey.toString('base64'),
     FETCHER_DEMO: 'false',
+    ...(options.resultDownload ? { RESULT_DOWNLOAD_ENABLED: 'true' } : {}),
     ...options.env,
   }).catch((error: unknown) => {
     rmSync(dataDir, { recursive: true, force: true });
@@ -98,6 +108,8 @@ async function startStandalone(options: TargetOptions): Promise<Target> {
     masterKey,
     call: caller(service.baseUrl, headers),
     readResult: (resultPath) => readFile(join(dataDir, 'objects', resultPath), 'utf8'),
+    writeResult: (resultPath, text) => writeFile(join(dataDir, 'objects', resultPath), text),
+    cliEnv: { FETCHER_DATA_DIR: dataDir, APP_ENC_KEY: masterKey.toString('base64') },
     output: () => service.output(),
     stop: async () => {
       await service.stop();
@@ -118,6 +130,7 @@ async function startProduction(options: TargetOptions): Promise<Target> {
     RABBITMQ_HOST: '127.0.0.1',
     REDIS_HOST: '127.0.0.1',
     ...(world ? { MONGO_NAME: world.env().MONGO_NAME, RABBITMQ_FETCHER_WORK_QUEUE: world.workQueue } : {}),
+    ...(world && options.resultDownload ? { RESULT_DOWNLOAD_ENABLED: 'true', ...objectStorageEnv(world) } : {}),
     ...options.env,
   });
   const stop = async () => {
@@ -151,9 +164,20 @@ async function startProduction(options: TargetOptions): Promise<Target> {
       const out = await world.s3.send(new GetObjectCommand({ Bucket: world.bucket, Key: `${world.prefix}${resultPath}` }));
       return (out.Body as { transformToString(): Promise<string> }).transformToString();
     },
+    writeResult: async (resultPath, text) => {
+      if (!world) throw new Error('this target runs no Worker: start it with { worker: true }');
+      await world.s3.send(new PutObjectCommand({ Bucket: world.bucket, Key: `${world.prefix}${resultPath}`, Body: text }));
+    },
+    cliEnv: { APP_ENC_KEY: masterKey.toString('base64'), ...(world ? objectStorageEnv(world) : {}) },
     output: () => apps.map((app) => app.output()).join('\n'),
     stop,
   };
+}
+
+/** The Worker's object storage settings, which the Manager's result route and the CLI read as well. */
+function objectStorageEnv(world: WorkerWorld): Record<string, string> {
+  const env = world.env();
+  return Object.fromEntries(Object.entries(env).filter(([name]) => name.startsWith('OBJECT_STORAGE_') && name !== 'OBJECT_STORAGE_MULTIPART_THRESHOLD_MB' && name !== 'OBJECT_STORAGE_TTL'));
 }
 
 /** The Manager declares its own work queue; a Manager-only target removes it afterwards. */

@@ -166,11 +166,18 @@ export async function seedConnection(db: Db, doc: { configName: string; type: st
 }
 
 /** A pending job as the Manager inserts it. */
-export async function seedJob(db: Db, jobId: string, mappedFields: Record<string, Record<string, string[]>>, metadata: Record<string, unknown> = { source: 'reporter' }): Promise<void> {
+export async function seedJob(
+  db: Db,
+  jobId: string,
+  mappedFields: Record<string, Record<string, string[]>>,
+  metadata: Record<string, unknown> = { source: 'reporter' },
+  filters?: Record<string, unknown>,
+): Promise<void> {
   await db.collection('job').insertOne({
     _id: uuidBinary(jobId),
     metadata,
     mapped_fields: mappedFields,
+    ...(filters ? { filters } : {}),
     status: 'pending',
     dedup_active: true,
     request_hash: randomBytes(32).toString('hex'),

@@ -82,3 +82,20 @@ export function describeError(error: unknown): string {
   }
   return error instanceof Error ? `Network error: ${error.message}` : 'Unknown error';
 }
+
+/**
+ * A file from the API (the job result): fetched with the token like every call, since a plain link
+ * could not send it, and handed over as a Blob. Errors are ApiErrors, as for `api`.
+ */
+export async function download(path: string): Promise<Blob> {
+  const headers: Record<string, string> = {};
+  if (token !== undefined) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(path, { headers });
+  if (!response.ok) {
+    const text = await response.text();
+    const error = new ApiError(response.status, parseBody(text) ?? { message: text.trim() || response.statusText });
+    if (error.needsSignIn) for (const listener of signInListeners) listener(error.message);
+    throw error;
+  }
+  return response.blob();
+}

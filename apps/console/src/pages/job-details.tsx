@@ -1,3 +1,6 @@
+import { useState } from 'preact/hooks';
+import { describeError, download } from '../api/client';
+import { useSettings } from '../api/settings';
 import type { Job } from '../api/types';
 import { failureReason, formatTime } from '../format';
 import { href } from '../route';
@@ -7,6 +10,7 @@ import { CopyText } from './copy-text';
 export function JobDetails({ job }: { job: Job }) {
   const reason = failureReason(job.metadata);
   const command = `npx fetcher result decrypt ${job.id}`;
+  const settings = useSettings();
   return (
     <div class="details">
       <dl>
@@ -75,10 +79,16 @@ export function JobDetails({ job }: { job: Job }) {
           </>
         )}
       </dl>
-      {job.status === 'completed' && job.resultPath && (
+      {job.status === 'completed' && job.resultPath && settings && (
         <div class="result">
-          <p>The result is stored encrypted. Decrypt it and check its HMAC on the Worker's host with:</p>
-          <CopyText label="Decrypt command" text={command} />
+          {settings.resultDownload ? (
+            <ResultDownload job={job} />
+          ) : (
+            <>
+              <p>The result is stored encrypted. Decrypt it and check its HMAC on the Worker's host with:</p>
+              <CopyText label="Decrypt command" text={command} />
+            </>
+          )}
         </div>
       )}
       <details>
@@ -86,5 +96,42 @@ export function JobDetails({ job }: { job: Job }) {
         <pre class="json">{JSON.stringify({ mappedFields: job.mappedFields, ...(job.filters ? { filters: job.filters } : {}), metadata: job.metadata }, null, 2)}</pre>
       </details>
     </div>
+  );
+}
+
+/**
+ * The Download button, when the Manager serves GET /v1/fetcher/{id}/result: the server decrypts the
+ * result and checks its HMAC before sending it; the file is saved as `<jobId>.json`.
+ */
+function ResultDownload({ job }: { job: Job }) {
+  const [state, setState] = useState<{ busy: boolean; message?: string; failed?: boolean }>({ busy: false });
+  const save = async () => {
+    setState({ busy: true, message: 'Downloading…' });
+    try {
+      const blob = await download(`/v1/fetcher/${job.id}/result`);
+      const url = URL.createObjectURL(blob);
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `${job.id}.json`;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      // The browser has taken the file once the click is handled; the URL only has to outlive that.
+      window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      setState({ busy: false, message: `Downloaded ${blob.size.toLocaleString('en')} bytes (HMAC checked by the server)` });
+    } catch (error) {
+      setState({ busy: false, failed: true, message: `Download failed: ${describeError(error)}` });
+    }
+  };
+  return (
+    <>
+      <p>The result is stored encrypted; the server decrypts it and checks its HMAC before sending it.</p>
+      <button type="button" onClick={() => void save()} disabled={state.busy}>
+        Download result
+      </button>{' '}
+      <span role="status" class={state.failed ? 'error' : undefined}>
+        {state.message ?? ''}
+      </span>
+    </>
   );
 }

@@ -81,6 +81,9 @@ describe(loadManagerConfig.name, () => {
       tokens: { jwksUrl: 'https://auth/jwks', algorithms: ['RS256', 'ES256'], issuer: 'https://auth' },
     });
     expect(Object.isFrozen(sut.tenancy)).toBe(true);
+    // Private ranges are denied in multi-tenant mode whatever HOST_SAFETY_ALLOW_PRIVATE says; single-tenant keeps it.
+    expect(sut.hostSafety.allowPrivate).toBe(false);
+    expect(loadManagerConfig({ ...required(), HOST_SAFETY_ALLOW_PRIVATE: 'true' }).hostSafety.allowPrivate).toBe(true);
   });
 
   it('names each missing multi-tenant prerequisite, the ENV_NAME rule included', () => {
@@ -163,6 +166,51 @@ describe(loadManagerConfig.name, () => {
     expect(sut.warnings.join('\n')).toMatch(/DATASOURCE_A_PORT/);
     expect(sut.warnings.join('\n')).toMatch(/DATASOURCE_C_SSLMODE/);
     expect(sut.warnings.join('\n')).toMatch(/MAX_PAGINATION_MONTH_DATE_RANGE/);
+  });
+
+  describe('the result route (RESULT_DOWNLOAD_ENABLED)', () => {
+    it('is off by default, and then reads no OBJECT_STORAGE_* variable', () => {
+      expect(loadManagerConfig({ ...required(), OBJECT_STORAGE_ENDPOINT: 'not a url at all' }).resultDownload).toEqual({ enabled: false });
+    });
+
+    it('reads the Worker\'s OBJECT_STORAGE_* variables when on', () => {
+      const sut = loadManagerConfig({
+        ...required(),
+        RESULT_DOWNLOAD_ENABLED: 'true',
+        OBJECT_STORAGE_BUCKET: 'results',
+        OBJECT_STORAGE_ENDPOINT: 'https://s3.example.com',
+        OBJECT_STORAGE_KEY_PREFIX: 'fetcher/',
+        OBJECT_STORAGE_USE_PATH_STYLE: 'true',
+        OBJECT_STORAGE_ACCESS_KEY_ID: 'AKIA',
+        OBJECT_STORAGE_SECRET_KEY: 'secret',
+      });
+      expect(sut.resultDownload).toEqual({
+        enabled: true,
+        storage: {
+          bucket: 'results',
+          region: 'us-east-1',
+          endpoint: 'https://s3.example.com',
+          keyPrefix: 'fetcher/',
+          forcePathStyle: true,
+          credentials: { accessKeyId: 'AKIA', secretAccessKey: 'secret' },
+        },
+      });
+    });
+
+    it('names what is missing or unsafe when on, never the value', () => {
+      const problems = problemsOf({ ...required(), ENV_NAME: 'production', RESULT_DOWNLOAD_ENABLED: 'true', OBJECT_STORAGE_ENDPOINT: 'http://minio.internal:9000', OBJECT_STORAGE_SECRET_KEY: 'hunter2' });
+      expect(problems).toEqual(expect.arrayContaining([
+        'OBJECT_STORAGE_BUCKET: is required when RESULT_DOWNLOAD_ENABLED is true',
+        'OBJECT_STORAGE_ACCESS_KEY_ID: must be set together with OBJECT_STORAGE_SECRET_KEY',
+        'OBJECT_STORAGE_ENDPOINT: must use https outside development (or set ALLOW_INSECURE_TLS=true)',
+      ]));
+      expect(problems.join('\n')).not.toContain('hunter2');
+    });
+
+    it('asks for no storage setting when the host embeds the object storage', () => {
+      const sut = loadManagerConfig({ ...required(), RESULT_DOWNLOAD_ENABLED: 'true' }, { embedded: { store: true, objectStorage: true } });
+      expect(sut.resultDownload).toEqual({ enabled: true });
+    });
   });
 
   describe('with an embedded store', () => {

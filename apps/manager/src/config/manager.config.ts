@@ -33,6 +33,8 @@ import {
   envHostAllowlist,
   envInt,
   envUrl,
+  isLoopbackHost,
+  isNonProductionEnv,
   type KeyRing,
   pairCheck,
   parseEnv,
@@ -112,19 +114,32 @@ export const MANAGER_ENV_SCHEMA = z.object({
 
   CONSOLE_ENABLED: envBool(true),
   CONSOLE_DIR: z.string().optional(),
+
+  // GET /v1/fetcher/{id}/result: off unless asked for. Its storage settings are the Worker's variables,
+  // checked only when it is on (resultStorageProblems): an env file shared with the Worker stays valid.
+  RESULT_DOWNLOAD_ENABLED: envBool(false),
+  OBJECT_STORAGE_ENDPOINT: z.string().optional(),
+  OBJECT_STORAGE_REGION: z.string().default('us-east-1'),
+  OBJECT_STORAGE_BUCKET: z.string().optional(),
+  OBJECT_STORAGE_KEY_PREFIX: z.string().default(''),
+  OBJECT_STORAGE_ACCESS_KEY_ID: z.string().optional(),
+  OBJECT_STORAGE_SECRET_KEY: z.string().optional(),
+  OBJECT_STORAGE_USE_PATH_STYLE: envBool(false),
 });
 
 /**
  * Infrastructure a host embeds in place of the production one, so its settings are not read:
- * `store` stands for MongoDB (the MONGO_* variables; `mongo` is then absent from the config).
+ * `store` stands for MongoDB (the MONGO_* variables; `mongo` is then absent from the config),
+ * `objectStorage` for S3 (the OBJECT_STORAGE_* variables; the host binds RESULT_READER itself).
  */
 export interface ManagerSettingsOptions {
-  readonly embedded?: { readonly store?: boolean };
+  readonly embedded?: { readonly store?: boolean; readonly objectStorage?: boolean };
 }
 
 /** Rules across variables; they see the environment with blanks removed. */
-const checks = (embeddedStore: boolean): readonly EnvCheck[] => [
+const checks = (embeddedStore: boolean, embeddedObjects: boolean): readonly EnvCheck[] => [
   pairCheck(MONGO_CREDENTIALS, RABBITMQ_CREDENTIALS),
+  (env) => (downloadsFromS3(env, embeddedObjects) ? resultStorageProblems(env) : []),
   (env) => {
     const ring = parseKeyRingEnv({ APP_ENC_KEY: env.APP_ENC_KEY, APP_ENC_KEY_VERSION: env.APP_ENC_KEY_VERSION, APP_ENC_KEY_PREVIOUS: env.APP_ENC_KEY_PREVIOUS });
     // A missing APP_ENC_KEY is already reported by the schema.
@@ -139,8 +154,41 @@ const checks = (embeddedStore: boolean): readonly EnvCheck[] => [
       { variable: 'REDIS_TLS', configured: env.REDIS_HOST !== undefined, tls: /^(true|t|1)$/i.test(env.REDIS_TLS ?? '') },
       { variable: 'PLUGIN_AUTH_ADDRESS', configured: env.PLUGIN_AUTH_ADDRESS !== undefined, tls: (env.PLUGIN_AUTH_ADDRESS ?? '').startsWith('https:') },
       ...tenancyTlsRequirements(env),
+      {
+        variable: 'OBJECT_STORAGE_ENDPOINT',
+        configured: downloadsFromS3(env, embeddedObjects) && env.OBJECT_STORAGE_ENDPOINT !== undefined,
+        tls: (env.OBJECT_STORAGE_ENDPOINT ?? '').startsWith('https:'),
+      },
     ]),
 ];
+
+/** Whether the OBJECT_STORAGE_* variables are read: the result route is on and the host embeds no object storage. */
+function downloadsFromS3(env: Readonly<Record<string, string | undefined>>, embeddedObjects: boolean): boolean {
+  return !embeddedObjects && /^(true|t|1)$/i.test(env.RESULT_DOWNLOAD_ENABLED ?? '');
+}
+
+/** The Worker's rules for the same variables: a bucket, both keys or neither, https outside development. */
+function resultStorageProblems(env: Readonly<Record<string, string | undefined>>): { variable: string; message: string }[] {
+  const problems: { variable: string; message: string }[] = [];
+  if (env.OBJECT_STORAGE_BUCKET === undefined) problems.push({ variable: 'OBJECT_STORAGE_BUCKET', message: 'is required when RESULT_DOWNLOAD_ENABLED is true' });
+  if ((env.OBJECT_STORAGE_ACCESS_KEY_ID === undefined) !== (env.OBJECT_STORAGE_SECRET_KEY === undefined)) {
+    problems.push({ variable: 'OBJECT_STORAGE_ACCESS_KEY_ID', message: 'must be set together with OBJECT_STORAGE_SECRET_KEY' });
+  }
+  const endpoint = env.OBJECT_STORAGE_ENDPOINT;
+  if (endpoint === undefined) return problems;
+  let url: URL | undefined;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '') {
+    problems.push({ variable: 'OBJECT_STORAGE_ENDPOINT', message: 'must be an http(s) URL without credentials' });
+  } else if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && !isNonProductionEnv(env.ENV_NAME) && !/^(true|t|1)$/i.test(env.ALLOW_INSECURE_TLS ?? '')) {
+    problems.push({ variable: 'OBJECT_STORAGE_ENDPOINT', message: 'must use https outside development (or set ALLOW_INSECURE_TLS=true)' });
+  }
+  return problems;
+}
 
 /** `VARIABLE: rule` from the key ring's problem text. */
 function asProblem(text: string): { variable: string; message: string } {
@@ -160,6 +208,16 @@ export interface RedisSettings {
 }
 
 export type { MongoSettings };
+
+/** Where the Worker's results are, as the Worker reads the same OBJECT_STORAGE_* variables. */
+export interface ObjectStorageSettings {
+  readonly bucket: string;
+  readonly region: string;
+  readonly endpoint?: string;
+  readonly keyPrefix: string;
+  readonly forcePathStyle: boolean;
+  readonly credentials?: { readonly accessKeyId: string; readonly secretAccessKey: string };
+}
 
 /** An operator-configured datasource (`DATASOURCE_<X>_*`), as both services read it. */
 export type InternalDatasourceConfig = InternalDatasourceSettings<DatasourceType>;
@@ -201,6 +259,11 @@ export interface ManagerConfig {
   readonly pagination: { readonly maxLimit: number };
   /** The operator console under /console: on by default; `dir` overrides where its built files are. */
   readonly console: { readonly enabled: boolean; readonly dir?: string };
+  /**
+   * `GET /v1/fetcher/{id}/result` (RESULT_DOWNLOAD_ENABLED, off by default): not registered at all
+   * when off. `storage` is absent when the host embeds the object storage and binds RESULT_READER.
+   */
+  readonly resultDownload: { readonly enabled: boolean; readonly storage?: ObjectStorageSettings };
   readonly internalDatasources: readonly InternalDatasourceConfig[];
   /** Things worth a line in the startup log (deprecated or skipped settings). Never values. */
   readonly warnings: readonly string[];
@@ -222,7 +285,8 @@ const EMBEDDED_STORE_SCHEMA = MANAGER_ENV_SCHEMA.extend(MONGO_ENV_EMBEDDED);
  */
 export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undefined>>, options: ManagerSettingsOptions = {}): ManagerConfig {
   const embeddedStore = options.embedded?.store === true;
-  const e = parseEnv(embeddedStore ? EMBEDDED_STORE_SCHEMA : MANAGER_ENV_SCHEMA, rawEnv, checks(embeddedStore));
+  const embeddedObjects = options.embedded?.objectStorage === true;
+  const e = parseEnv(embeddedStore ? EMBEDDED_STORE_SCHEMA : MANAGER_ENV_SCHEMA, rawEnv, checks(embeddedStore, embeddedObjects));
   const env = withoutBlanks(rawEnv);
   const ring = parseKeyRingEnv({ APP_ENC_KEY: env.APP_ENC_KEY, APP_ENC_KEY_VERSION: env.APP_ENC_KEY_VERSION, APP_ENC_KEY_PREVIOUS: env.APP_ENC_KEY_PREVIOUS });
   const address = parseListenAddress(e.SERVER_ADDRESS);
@@ -262,7 +326,8 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
         }
       : {}),
     tenancy: tenancy.multiTenant ? { ...tenancy, tokens: tenantTokenSettingsFrom(e) } : tenancy,
-    hostSafety: { allowlist: [...(e.HOST_SAFETY_ALLOWLIST ?? [])], allowPrivate: e.HOST_SAFETY_ALLOW_PRIVATE },
+    // Multi-tenant: a tenant's connection never reaches the deployment's private network (the allowlist still applies).
+    hostSafety: { allowlist: [...(e.HOST_SAFETY_ALLOWLIST ?? [])], allowPrivate: e.HOST_SAFETY_ALLOW_PRIVATE && !tenancy.multiTenant },
     dispatch: {
       sweepIntervalSec: e.DISPATCH_SWEEP_INTERVAL_SEC,
       minAgeSec: e.DISPATCH_SWEEP_MIN_AGE_SEC,
@@ -277,6 +342,23 @@ export function loadManagerConfig(rawEnv: Readonly<Record<string, string | undef
     swagger: { title: e.SWAGGER_TITLE, description: e.SWAGGER_DESCRIPTION, version: e.SWAGGER_VERSION ?? e.VERSION },
     pagination: { maxLimit: e.MAX_PAGINATION_LIMIT },
     console: { enabled: e.CONSOLE_ENABLED, ...(e.CONSOLE_DIR ? { dir: e.CONSOLE_DIR } : {}) },
+    resultDownload: {
+      enabled: e.RESULT_DOWNLOAD_ENABLED,
+      ...(e.RESULT_DOWNLOAD_ENABLED && !embeddedObjects && e.OBJECT_STORAGE_BUCKET !== undefined
+        ? {
+            storage: {
+              bucket: e.OBJECT_STORAGE_BUCKET,
+              region: e.OBJECT_STORAGE_REGION,
+              ...(e.OBJECT_STORAGE_ENDPOINT ? { endpoint: e.OBJECT_STORAGE_ENDPOINT } : {}),
+              keyPrefix: e.OBJECT_STORAGE_KEY_PREFIX,
+              forcePathStyle: e.OBJECT_STORAGE_USE_PATH_STYLE,
+              ...(e.OBJECT_STORAGE_ACCESS_KEY_ID && e.OBJECT_STORAGE_SECRET_KEY
+                ? { credentials: { accessKeyId: e.OBJECT_STORAGE_ACCESS_KEY_ID, secretAccessKey: e.OBJECT_STORAGE_SECRET_KEY } }
+                : {}),
+            },
+          }
+        : {}),
+    },
     internalDatasources: datasources.datasources,
     warnings,
   } satisfies ManagerConfig);

@@ -151,7 +151,7 @@ export class ConnectionsController {
   @Post(':id/test')
   @Authorize('connections', 'post')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'testConnection', summary: 'Dial the datasource once (rate limited: 10 per minute per connection)' })
+  @ApiOperation({ operationId: 'testConnection', summary: 'Dial the datasource once (rate limited per connection id, across replicas: 10 tests at once, then one more every 6 seconds)' })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiResponse({ status: 200, type: TestConnectionResponse })
   @ApiResponse({ status: 429, description: 'Rate limited (numeric code, Retry-After header)', type: NumericErrorBody })

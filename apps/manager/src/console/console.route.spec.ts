@@ -24,6 +24,17 @@ describe(registerConsoleRoutes.name, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('serves the settings the page adapts to: the result route is off unless the Manager serves it', async () => {
+    const off = await app.inject({ url: '/console/settings.json' });
+    expect({ status: off.statusCode, type: off.headers['content-type'], cache: off.headers['cache-control'], body: off.json() })
+      .toEqual({ status: 200, type: 'application/json; charset=utf-8', cache: 'no-cache', body: { resultDownload: false } });
+    const other = Fastify();
+    registerConsoleRoutes(other, { enabled: true, dir }, { resultDownload: true });
+    await other.ready();
+    expect((await other.inject({ url: '/console/settings.json' })).json()).toEqual({ resultDownload: true });
+    await other.close();
+  });
+
   it('serves the page with a strict policy and no caching, and redirects /console to it', async () => {
     const page = await app.inject({ url: '/console/' });
     expect(page.statusCode).toBe(200);

@@ -16,13 +16,22 @@ const ASSET_NAME = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,200}$/;
 const NOT_BUILT = 'The console is not built. Run `npm run build` (or `npm start`, which builds it), or set CONSOLE_DIR to its dist folder.\n';
 
 /**
+ * What the page adapts to, served as /console/settings.json: `resultDownload` is whether this Manager
+ * serves GET /v1/fetcher/{id}/result (RESULT_DOWNLOAD_ENABLED). Public like the page: it tells only
+ * which routes exist, which the route's own 404 tells anyone anyway.
+ */
+export interface ConsoleFeatures {
+  readonly resultDownload: boolean;
+}
+
+/**
  * Serves the operator console under /console: the page at /console/ and its hashed files at
  * /console/assets/*. Plain Fastify routes like the job status route, outside the API: the files are
  * public (the page asks for a token when the API wants one), so no authorization applies here.
  * Hashed files are read once and kept (their content never changes under a name); index.html is read
  * on each request, so a rebuild is picked up without a restart.
  */
-export function registerConsoleRoutes(fastify: FastifyInstance, settings: ManagerConfig['console']): void {
+export function registerConsoleRoutes(fastify: FastifyInstance, settings: ManagerConfig['console'], features: ConsoleFeatures = { resultDownload: false }): void {
   if (!settings.enabled) return;
   const dir = settings.dir ?? DEFAULT_CONSOLE_DIR;
   const cache = new Map<string, Buffer>();
@@ -46,6 +55,8 @@ export function registerConsoleRoutes(fastify: FastifyInstance, settings: Manage
   };
   fastify.get('/console', (_request, reply) => reply.redirect('/console/', 301));
   fastify.get('/console/', page);
+  const featuresBody = JSON.stringify(features);
+  fastify.get('/console/settings.json', (_request, reply: FastifyReply) => send(reply, 200, 'application/json; charset=utf-8', NO_CACHE, featuresBody));
   fastify.get('/console/index.html', page);
   fastify.get('/console/assets/:name', async (request, reply: FastifyReply) => {
     const { name } = request.params as { name: string };

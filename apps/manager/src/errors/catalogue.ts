@@ -183,10 +183,26 @@ export const Errors = {
     new AppError('conflict', 'FET-1023', 'Job Not Retryable', `Only failed or canceled jobs can be retried; this job is ${status}.`),
   retryAlreadyActive: () =>
     new AppError('conflict', 'FET-1023', 'Job Not Retryable', 'An identical request is already pending or processing; wait for it, or cancel it first.'),
+  /** `GET /v1/fetcher/{id}/result` of a job that has no result: pending, processing, failed or canceled. */
+  resultNotReady: (status: string) =>
+    new AppError('conflict', 'FET-1024', 'Result Not Available', `The job is ${status}; only a completed job has a result to download.`),
+  /** The job completed, but its stored result is gone (expired by the storage's lifecycle rule, or deleted). */
+  resultGone: () =>
+    new AppError('not_found', 'FET-1025', 'Result Not Found', 'The job completed, but its stored result no longer exists (results expire after the storage retention period).'),
+  /** The stored result failed its AES-GCM tag or HMAC check. Which check, and why, is never sent. */
+  resultIntegrity: () =>
+    new AppError('internal', 'FET-1026', 'Result Integrity Error', 'The stored result failed its integrity check and was not sent. Contact the operator.'),
   connectionDown: (name: string) =>
     new AppError('validation', 'FET-1040', 'Connection Down', `Connection '${name}' is not available`),
   schemaValidationFailed: (errors: readonly Readonly<Record<string, string>>[]) =>
     new AppError('unprocessable', 'FET-1060', 'Schema validation failed', Texts.schemaInconsistent, { errors }),
+  /**
+   * Job creation's refusal of tables and fields (filter fields included) that do not exist: a 400 like
+   * every validation error of this route, with the contract's FET-1060 code and title, a message
+   * naming each problem (the first ten, then a count) and the validate-schema report in `errors`.
+   */
+  jobSchemaProblems: (errors: readonly Readonly<Record<string, string>>[]) =>
+    new AppError('validation', 'FET-1060', 'Schema validation failed', schemaProblemsText(errors), { errors }),
   validationLimitExceeded: (message: string) =>
     new AppError('validation', 'FET-1061', 'Validation Limit Exceeded', message),
   noConnectionsForValidation: () =>
@@ -246,3 +262,19 @@ export const DEFINED_NEVER_SENT = Object.freeze({
   'FET-1081': 'Tenant Not Found',
   'FET-1082': 'Tenant Service Unavailable',
 });
+
+/** At most this many report entries are named in a job creation's FET-1060 message; the rest are counted. */
+const NAMED_SCHEMA_PROBLEMS = 10;
+
+/** "Schema validation found inconsistencies: table 'ds.t' not found; field 'ds.t.f' not found; filter field 'ds.t.g' not found". */
+function schemaProblemsText(errors: readonly Readonly<Record<string, string>>[]): string {
+  const named = errors.slice(0, NAMED_SCHEMA_PROBLEMS).map((e) => {
+    const path = [e.dataSourceId, e.table, e.field].filter((part) => part !== undefined).join('.');
+    if (e.type === 'TABLE_NOT_FOUND') return `table '${path}' not found`;
+    if (e.type === 'FIELD_NOT_FOUND') return `${e.in === 'filters' ? 'filter field' : 'field'} '${path}' not found`;
+    if (e.type === 'DATA_SOURCE_DOWN') return `datasource '${path}' not available`;
+    return `datasource '${path}' not found`;
+  });
+  const more = errors.length > NAMED_SCHEMA_PROBLEMS ? `; and ${errors.length - NAMED_SCHEMA_PROBLEMS} more` : '';
+  return named.length === 0 ? Texts.schemaInconsistent : `${Texts.schemaInconsistent.replace(/\.$/, '')}: ${named.join('; ')}${more}`;
+}

@@ -57,9 +57,11 @@ export class SchemaProblem {
   table?: string;
   @ApiPropertyOptional()
   field?: string;
+  @ApiPropertyOptional({ enum: ['filters'], description: 'Job creation only: the missing field is named by a filter (not selected in mappedFields)' })
+  in?: string;
 }
 
-/** E7: validate-schema found problems. */
+/** E7: validate-schema found problems (422); job creation answers the same shape with 400 and a message naming them. */
 export class SchemaValidationErrorBody {
   @ApiProperty({ example: 'Schema validation failed' })
   title!: string;

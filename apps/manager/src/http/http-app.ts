@@ -5,6 +5,7 @@ import { type Telemetry } from '@fetcher/platform';
 import { Logger } from 'nestjs-pino';
 import { registerConsoleRoutes } from '../console/console.route';
 import type { ManagerConfig } from '../config/manager.config';
+import { registerJobResultRoute } from '../jobs/job-result.route';
 import { registerJobStatusRoute } from '../jobs/job-status.route';
 import { type ManagerInfrastructure, ManagerModule } from '../manager.module';
 import { answerFrameworkError } from './framework-errors';
@@ -64,7 +65,8 @@ export async function createManagerApp(config: ManagerConfig, options: ManagerAp
   // (GET, HEAD, POST) would fail a browser's preflight for PATCH and DELETE.
   await app.register(fastifyCors, { origin: true, methods: CORS_METHODS });
   registerJobStatusRoute(app);
-  registerConsoleRoutes(fastify, config.console);
+  registerJobResultRoute(app);
+  registerConsoleRoutes(fastify, config.console, { resultDownload: config.resultDownload.enabled });
   mountSwagger(app, buildOpenApiDocument(app, config));
   await app.init();
   return app;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 // eslint-disable-next-line no-restricted-imports -- an integration spec, not app code: it runs the in-process Mongo test server
 import { type MongoTestTarget, withMongo } from '@fetcher/mongo-test-server';
+import { BUCKET } from '../adapters/redis/token-bucket';
 import { loadManagerConfig } from '../config/manager.config';
 import { managerTestEnv } from '../testing/manager-test-env';
 import { createManagerApp } from './http-app';
@@ -38,6 +39,14 @@ describe('the committed OpenAPI document', () => {
   it('carries none of the internal body labels (E1 ... E8) in its texts', () => {
     const text = JSON.stringify(buildOpenApiDocument(app, config()));
     expect(text.match(/\bE[1-9]\b/g) ?? []).toEqual([]);
+  });
+
+  it("states the connection test's rate limit as the bucket enforces it (docs/api.md says the same)", () => {
+    const summary = (buildOpenApiDocument(app, config()).paths['/v1/management/connections/{id}/test'] as Record<string, { summary?: string }>).post.summary;
+    expect(summary).toContain(`${BUCKET.capacity} tests at once, then one more every ${BUCKET.refillIntervalMs / 1000} seconds`);
+    expect(readFileSync(join(__dirname, '..', '..', '..', '..', 'docs', 'api.md'), 'utf8')).toContain(
+      `${BUCKET.capacity} tests at once, then one more every ${BUCKET.refillIntervalMs / 1000} seconds`,
+    );
   });
 
   it('documents every /v1 route the app serves, the job-status route included', () => {

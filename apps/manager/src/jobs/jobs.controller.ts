@@ -22,7 +22,7 @@ import { ListJobsQuery } from './queries/list-jobs.query';
 
 /** Job creation (202 new, 200 duplicate), the job list, cancel and retry. Reading a job is `job-status.route.ts`, served by Fastify directly. */
 @ApiTags('jobs')
-@ApiExtraModels(ErrorBody, FieldErrorBody, InvalidFilterErrorBody, InvalidIncrementalErrorBody, IncrementalTableBody)
+@ApiExtraModels(ErrorBody, FieldErrorBody, InvalidFilterErrorBody, InvalidIncrementalErrorBody, IncrementalTableBody, SchemaValidationErrorBody)
 @ApiBearerAuth('bearer')
 @ApiResponse({ status: 400, description: 'Validation error', type: ErrorBody })
 @ApiResponse({ status: 401, description: 'Missing or unreadable token (plain text), when authorization is on' })
@@ -45,17 +45,17 @@ export class JobsController {
   @ApiResponse({
     status: 400,
     description:
-      'Missing mappedFields (FET-0402 with `fields`), filters that cannot be applied (FET-0415 with `errors`), an incremental request that cannot run (FET-0418 with `errors`), or another validation error',
+      'Missing mappedFields (FET-0402 with `fields`), filters that cannot be applied (FET-0415 with `errors`), an incremental request that cannot run (FET-0418 with `errors`), a table, field or filter field of a stored connection that does not exist (FET-1060 naming them, with the validate-schema report in `errors`), or another validation error',
     schema: {
       oneOf: [
         { $ref: getSchemaPath(FieldErrorBody) },
+        { $ref: getSchemaPath(SchemaValidationErrorBody) },
         { $ref: getSchemaPath(InvalidFilterErrorBody) },
         { $ref: getSchemaPath(InvalidIncrementalErrorBody) },
         { $ref: getSchemaPath(ErrorBody) },
       ],
     },
   })
-  @ApiResponse({ status: 422, description: 'A table or field of a stored connection does not exist: the validate-schema report (FET-1060)', type: SchemaValidationErrorBody })
   @ApiResponse({ status: 413, description: 'Body over 4 MiB' })
   async create(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply, @Body() body: unknown): Promise<CreateJobResponse> {
     const parsed = parseCreateJobRequest(parseJsonObject(body));

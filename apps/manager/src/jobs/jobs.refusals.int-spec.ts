@@ -65,25 +65,42 @@ describe('job creation refusals against a real PostgreSQL', () => {
     expect(answer.status).toBe(202);
   });
 
-  it('refuses a missing table and field with the validate-schema report (422 FET-1060), and stores no job', async () => {
+  it('refuses a missing table and field with 400 FET-1060 naming them and the validate-schema report, and stores no job', async () => {
     const before = await jobCount();
     const tables = { [`${pg.schema}.orders`]: ['id', 'colour'], [`${pg.schema}.invoices`]: ['id'], [`${pg.schema}.accounts`]: ['*'] };
     const answer = await sut.request('POST', '/v1/fetcher', { body: { dataRequest: { mappedFields: { [configName]: tables } }, metadata: { source: 'reporter' } } });
+    const errors = [
+      { type: 'TABLE_NOT_FOUND', dataSourceId: configName, table: `${pg.schema}.invoices` },
+      { type: 'FIELD_NOT_FOUND', dataSourceId: configName, table: `${pg.schema}.orders`, field: 'colour' },
+    ];
     expect({ status: answer.status, body: answer.json() }).toEqual({
-      status: 422,
+      status: 400,
       body: {
         title: 'Schema validation failed',
         code: 'FET-1060',
-        message: 'Schema validation found inconsistencies.',
-        errors: [
-          { type: 'TABLE_NOT_FOUND', dataSourceId: configName, table: `${pg.schema}.invoices` },
-          { type: 'FIELD_NOT_FOUND', dataSourceId: configName, table: `${pg.schema}.orders`, field: 'colour' },
-        ],
+        message: `Schema validation found inconsistencies: table '${configName}.${pg.schema}.invoices' not found; field '${configName}.${pg.schema}.orders.colour' not found`,
+        errors,
       },
     });
     expect(await jobCount()).toBe(before);
     // The same report as the validate-schema route gives for the same names.
     const validated = await sut.request('POST', '/v1/management/connections/validate-schema', { body: { mappedFields: { [configName]: tables } } });
-    expect(validated.json()).toEqual(answer.json());
+    expect(validated.json()).toMatchObject({ code: 'FET-1060', title: 'Schema validation failed', errors });
+  });
+
+  it('refuses a filter on a field the table does not have with 400 FET-1060 naming it, and stores no job', async () => {
+    const before = await jobCount();
+    const table = `${pg.schema}.orders`;
+    const answer = await post({ [table]: { tint: { eq: ['red'] }, total: { gt: [1] } } }, { [table]: ['id'] });
+    expect({ status: answer.status, body: answer.json() }).toEqual({
+      status: 400,
+      body: {
+        title: 'Schema validation failed',
+        code: 'FET-1060',
+        message: `Schema validation found inconsistencies: filter field '${configName}.${table}.tint' not found`,
+        errors: [{ type: 'FIELD_NOT_FOUND', dataSourceId: configName, table, field: 'tint', in: 'filters' }],
+      },
+    });
+    expect(await jobCount()).toBe(before);
   });
 });

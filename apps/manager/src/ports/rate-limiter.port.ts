@@ -1,3 +1,4 @@
+import type { TenantContext } from '@fetcher/engine';
 export type RateLimitDecision = { readonly allowed: true } | { readonly allowed: false; readonly retryAfterSeconds: number };
 
 /**
@@ -5,6 +6,7 @@ export type RateLimitDecision = { readonly allowed: true } | { readonly allowed:
  * reject: when its store is unreachable it decides from a per-process bucket with the same numbers.
  */
 export interface RateLimiter {
-  take(key: string): Promise<RateLimitDecision>;
+  /** `tenant` scopes the bucket in multi-tenant mode (the request's verified tenant). */
+  take(key: string, tenant?: TenantContext): Promise<RateLimitDecision>;
 }
 export const RATE_LIMITER = Symbol('RateLimiter');

@@ -1,7 +1,10 @@
 import { compareUtf8, type IncrementalProblem, type TenantContext } from '@fetcher/engine';
 import type { ResolvedConnection } from './connection-resolver.port';
 
-/** One entry of the validate-schema report: `TABLE_NOT_FOUND` and `FIELD_NOT_FOUND` name the table (and field) as sent. */
+/**
+ * One entry of the validate-schema report: `TABLE_NOT_FOUND` and `FIELD_NOT_FOUND` name the table (and
+ * field) as sent. A field only a filter names carries `in: "filters"` (job creation checks filters too).
+ */
 export type SchemaProblem = Readonly<Record<string, string>>;
 
 /**
@@ -14,6 +17,10 @@ export type SchemaProblem = Readonly<Record<string, string>>;
  * With `incremental` (this datasource's incremental tables, keyed as sent), the tables that exist
  * are also checked against the engine's incremental rules (cursor type, nullability, tie-breaker,
  * `after`); the first problem rejects with `IncrementalRefused`.
+ *
+ * With `filterFields` (table as sent -> the fields its filters name), each filter field is checked
+ * too; one that does not exist (and is not also a missing selected field) is a `FIELD_NOT_FOUND`
+ * with `in: "filters"`, naming the table as the filter spelled it.
  */
 export interface SchemaCheck {
   check(
@@ -22,6 +29,7 @@ export interface SchemaCheck {
     tables: ReadonlyMap<string, readonly string[]>,
     signal?: AbortSignal,
     incremental?: Readonly<Record<string, unknown>>,
+    filterFields?: ReadonlyMap<string, readonly string[]>,
   ): Promise<SchemaProblem[]>;
 }
 

@@ -29,7 +29,13 @@ export class FakeConnectivityCheck implements ConnectivityCheck {
 /** Answers the problems set for a connection (none by default), or rejects with `failWith`; records what it was asked. */
 export class FakeSchemaCheck implements SchemaCheck {
   readonly problems = new Map<string, SchemaProblem[]>();
-  readonly checked: { configName: string; tables: string[]; bounded: boolean; incremental?: Readonly<Record<string, unknown>> }[] = [];
+  readonly checked: {
+    configName: string;
+    tables: string[];
+    bounded: boolean;
+    incremental?: Readonly<Record<string, unknown>>;
+    filterFields?: Record<string, readonly string[]>;
+  }[] = [];
   failWith?: Error;
 
   async check(
@@ -38,9 +44,16 @@ export class FakeSchemaCheck implements SchemaCheck {
     tables: ReadonlyMap<string, readonly string[]>,
     signal?: AbortSignal,
     incremental?: Readonly<Record<string, unknown>>,
+    filterFields?: ReadonlyMap<string, readonly string[]>,
   ): Promise<SchemaProblem[]> {
     await Promise.resolve();
-    this.checked.push({ configName: connection.configName, tables: [...tables.keys()], bounded: signal !== undefined, ...(incremental ? { incremental } : {}) });
+    this.checked.push({
+      configName: connection.configName,
+      tables: [...tables.keys()],
+      bounded: signal !== undefined,
+      ...(incremental ? { incremental } : {}),
+      ...(filterFields && filterFields.size > 0 ? { filterFields: Object.fromEntries(filterFields) } : {}),
+    });
     if (this.failWith) throw this.failWith;
     return this.problems.get(connection.configName) ?? [];
   }

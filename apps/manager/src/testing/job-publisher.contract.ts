@@ -51,6 +51,11 @@ function aJob(): Job {
   };
 }
 
+export interface JobPublisherContractOptions {
+  /** The publisher serves multi-tenant mode: every message carries the tenant (`default` here) and binds it into the HMAC. */
+  readonly multiTenant?: boolean;
+}
+
 /**
  * What every JobPublisher must do, run against the RabbitMQ publisher and the standalone in-process
  * one alike: once `publishExtractionRequested` resolves, the work queue holds the job message (the
@@ -58,7 +63,12 @@ function aJob(): Job {
  * so that the Worker's verification accepts it, with the request id); several publishes arrive in
  * order, once each; a broker that cannot take the message makes the publish reject.
  */
-export function jobPublisherContract(make: (setup: JobPublisherSetup) => JobPublisherUnderTest | Promise<JobPublisherUnderTest>): void {
+export function jobPublisherContract(
+  make: (setup: JobPublisherSetup) => JobPublisherUnderTest | Promise<JobPublisherUnderTest>,
+  options: JobPublisherContractOptions = {},
+): void {
+  // Multi-tenant: the request's tenant travels in `X-Tenant-ID` and is bound into the signature; single-tenant: neither.
+  const boundTenant = options.multiTenant ? tenant.tenantId : '';
   const signingKey = randomBytes(32);
   let workQueue: string;
   let sut: JobPublisherUnderTest;
@@ -77,7 +87,15 @@ export function jobPublisherContract(make: (setup: JobPublisherSetup) => JobPubl
     expect(message?.body.equals(buildJobMessage(job))).toBe(true);
     expect(message?.headers).toMatchObject({ jobId: job.id, 'X-Request-Id': 'req-42', 'x-retry-count': 0, t: String(at.getTime() / 1000), 'signature-version': 'v1' });
     const verified = verifyEnvelope({ keys: [signingKey], headers: message?.headers, body: message.body, exchange: message.exchange, routingKey: message.routingKey, now: at });
-    expect(verified).toEqual({ ok: true, tenantId: '', jobId: job.id, t: at.getTime() / 1000, legacy: false });
+    expect(verified).toEqual({ ok: true, tenantId: boundTenant, jobId: job.id, t: at.getTime() / 1000, legacy: false });
+    if (options.multiTenant) {
+      expect(message?.headers['X-Tenant-ID']).toBe(boundTenant);
+      // The tenant is signed: the same message claiming another tenant does not verify.
+      const forged = { ...message?.headers, 'X-Tenant-ID': 'someone-else' };
+      expect(verifyEnvelope({ keys: [signingKey], headers: forged, body: message.body, exchange: '', routingKey: workQueue, now: at })).toMatchObject({ ok: false });
+    } else {
+      expect(message?.headers).not.toHaveProperty('X-Tenant-ID');
+    }
     // Another key does not verify it: the publisher signs with the key it was given.
     expect(verifyEnvelope({ keys: [randomBytes(32)], headers: message?.headers, body: message.body, exchange: '', routingKey: workQueue, now: at })).toMatchObject({ ok: false });
   });

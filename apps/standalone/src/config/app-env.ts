@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '@fetcher/platform';
 import type { StandaloneConfig } from './standalone.config';
 
 /** The work queue's name inside the standalone process (it never leaves it). */
@@ -5,7 +6,7 @@ export const STANDALONE_WORK_QUEUE = 'fetcher.extract-external-data.queue';
 export const STANDALONE_EVENTS_EXCHANGE = 'fetcher.job.events';
 
 /** What the embedded backends replace, for the apps' settings loaders. */
-export const EMBEDDED_MANAGER = { embedded: { store: true } } as const;
+export const EMBEDDED_MANAGER = { embedded: { store: true, objectStorage: true } } as const;
 export const EMBEDDED_WORKER = { embedded: { store: true, objectStorage: true } } as const;
 
 /**
@@ -40,7 +41,12 @@ export function appEnvironments(config: StandaloneConfig, masterKeyBase64: strin
     LOG_LEVEL: user.LOG_LEVEL ?? 'warn',
   };
   return {
-    manager: { ...common, SERVER_ADDRESS: `${config.http.host}:${config.http.port}` },
+    manager: {
+      ...common,
+      SERVER_ADDRESS: `${config.http.host}:${config.http.port}`,
+      // The result route is on by default only while the API listens on loopback: see resultDownloadDefault.
+      RESULT_DOWNLOAD_ENABLED: user.RESULT_DOWNLOAD_ENABLED ?? resultDownloadDefault(config.http.host),
+    },
     worker: {
       ...common,
       RABBITMQ_JOB_EVENTS_EXCHANGE: STANDALONE_EVENTS_EXCHANGE,
@@ -49,4 +55,17 @@ export function appEnvironments(config: StandaloneConfig, masterKeyBase64: strin
       OBJECT_STORAGE_KEY_PREFIX: '',
     },
   };
+}
+
+/**
+ * `GET /v1/fetcher/{id}/result` in standalone mode, unless RESULT_DOWNLOAD_ENABLED says otherwise: on
+ * when the API listens on loopback only (the default, 127.0.0.1), off on any other address. On
+ * loopback the only callers are this machine's: the user, who can decrypt every result with
+ * `fetcher result decrypt` and the key in the data directory anyway, and web pages in their browser,
+ * which the route keeps out (no CORS, and a loopback-only Host check against DNS rebinding). On another
+ * address (`SERVER_ADDRESS=0.0.0.0:4006`, a container) anyone on the network could download results,
+ * since standalone mode has no authorization unless plugin-auth is configured.
+ */
+export function resultDownloadDefault(host: string): 'true' | 'false' {
+  return isLoopbackHost(host) ? 'true' : 'false';
 }

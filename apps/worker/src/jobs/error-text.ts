@@ -1,6 +1,7 @@
 import { EngineError } from '@fetcher/engine';
 import { WorkerError } from '../errors/worker-error';
 import { MalformedMessageError } from './job-message';
+import { resultSinkErrorOf } from './result/result-sink-error';
 
 /** Removes addresses and URLs (which may hold credentials) from an error text, then every known secret. */
 export function sanitiseErrorText(text: string, secrets: readonly string[] = []): string {
@@ -15,7 +16,11 @@ export function sanitiseErrorText(text: string, secrets: readonly string[] = [])
 
 /** The text stored for a failed job. Only our own fixed texts are used; unknown errors are not quoted. */
 export function failureText(error: unknown): string {
-  if (error instanceof EngineError) return `engine extraction: ${error.toString()}`;
+  if (error instanceof EngineError) {
+    // The engine says only that the result could not be stored; the sink's own error says why.
+    const sink = resultSinkErrorOf(error.cause);
+    return `engine extraction: ${error.toString()}${sink ? `: ${sink.message}` : ''}`;
+  }
   if (error instanceof WorkerError || error instanceof MalformedMessageError) return error.render();
   if (error instanceof JobFailure) return error.message;
   return 'process failed: internal error';

@@ -41,3 +41,14 @@ export class ResultStoreRefused extends Error {
     this.name = 'ResultStoreRefused';
   }
 }
+
+/** The store asked us to slow down (HTTP 503 Slow Down, 429), naming how long to wait when it did (`Retry-After`). */
+export class ResultStoreThrottled extends Error {
+  constructor(
+    readonly retryAfterMs?: number,
+    options?: { cause?: unknown },
+  ) {
+    super('object storage throttled the request', options);
+    this.name = 'ResultStoreThrottled';
+  }
+}

@@ -22,6 +22,12 @@ describe('MongoDB incremental keyset', () => {
     expect(filter).toEqual({ $or: [{ at: null, _id: { $gt: ObjectId.createFromHexString(KEY) } }, { at: { $ne: null } }] });
   });
 
+  it('bounds a lag window by its start alone, as a typed value', () => {
+    const { filter, sort } = mongoKeyset({ ...QUERY, after: { value: '2026-03-01T08:00:00.5Z', key: KEY }, from: '2026-03-01T07:59:00.5Z' }, 'p');
+    expect(filter).toEqual({ at: { $gte: new Date('2026-03-01T07:59:00.5Z') } });
+    expect(sort).toEqual({ at: 1, _id: 1 });
+  });
+
   it('keeps a field named __proto__ an own key of the bound', () => {
     const { filter, sort } = mongoKeyset({ ...QUERY, cursorField: '__proto__', cursorKind: 'float', after: { value: 1, key: KEY } }, 'p');
     expect(Object.keys(sort)).toEqual(['__proto__', '_id']);

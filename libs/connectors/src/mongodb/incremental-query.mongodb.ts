@@ -1,6 +1,6 @@
 /**
  * The keyset part of an incremental read on MongoDB: `{$or: [{c: {$gt: v}}, {c: v, k: {$gt: key}}]}`,
- * sorted `{c: 1, k: 1}` with the limit. Ascending order puts null and missing values first, which is
+ * sorted `{c: 1, k: 1}` with the limit; a `lag` window is `{c: {$gte: from}}`. Ascending order puts null and missing values first, which is
  * what `nulls: "first"` asks for; inside them the bound is `{$or: [{c: null, k: {$gt: key}}, {c: {$ne:
  * null}}]}` (`c: null` matches a missing field too). No collation is sent: strings then compare by
  * code point, the order the engine checks positions in.
@@ -21,6 +21,10 @@ export function mongoKeyset(query: IncrementalQuery, path: string): MongoKeyset 
   const k = query.tieBreaker;
   const sort = own([[c, 1], [k, 1]]);
   const limit = query.limit === undefined ? {} : { limit: query.limit };
+  if (query.from !== undefined) {
+    // A lag window: `$gte` matches no null or missing cursor, and `after` is not bound.
+    return { filter: own([[c, { $gte: coerceValue(query.cursorKind, query.from, `${path}.${c}`) }]]), sort, ...limit };
+  }
   const after = query.after;
   if (after === undefined) return { filter: {}, sort, ...limit };
   const key = coerceValue(query.tieBreakerKind, after.key, `${path}.${k}`);

@@ -17,6 +17,8 @@ const TENANT = createTenantContext('acme');
 const OPTIONS: ConnectorOptions = { hostSafety: { allowPrivate: true, allowlist: ['127.0.0.1/32', '::1/128', 'localhost'] } };
 const TIE = new Date('2026-03-01T08:00:00.123Z');
 /** ObjectIds whose hex order is not their insertion order. */
+/** 2026-05-01T00:00:00Z plus `seconds`. */
+const tick = (seconds: number) => new Date(Date.UTC(2026, 4, 1) + seconds * 1000);
 const oid = (n: number) => ObjectId.createFromHexString(((n * 7919) % 100_003).toString(16).padStart(24, '0'));
 
 describe('MongoDB incremental extraction through the engine', () => {
@@ -44,6 +46,7 @@ describe('MongoDB incremental extraction through the engine', () => {
       { _id: oid(1000), at: new Date('2026-03-01T07:00:00Z'), name: 'Zed' },
       { _id: oid(1001), at: new Date('2026-03-01T09:00:00Z'), name: 'éa' },
     ]);
+    await db.collection<{ _id: number; at: Date }>('ticks').insertMany(Array.from({ length: 20 }, (_, i) => ({ _id: i + 1, at: tick(i + 1) })));
     await db.collection<{ _id: number; v?: number | null }>('sparse').insertMany([{ _id: 1, v: null }, { _id: 2, v: 5 }, { _id: 3 }, { _id: 4, v: 1 }]);
     await store.create(TENANT, {
       configName: 'crm', type: 'MONGODB', host: parsed.hosts[0].host!, port: parsed.hosts[0].port!, databaseName: DATABASE,
@@ -111,5 +114,14 @@ describe('MongoDB incremental extraction through the engine', () => {
     await expect(engine().engine.planExtraction(TENANT, { mappedFields: { crm: { sparse: ['_id'] } }, incremental: { crm: { sparse: { cursorField: 'v' } } } })).rejects.toEqual(
       new EngineError('validation', incrementalText(IncrementalText.nullableCursor, 'crm.sparse.v')),
     );
+  });
+
+  it('re-reads exactly the lag window behind a date cursor, late documents included', async () => {
+    const first = await job({ cursorField: 'at' }, 'ticks');
+    expect(first.cursor).toEqual({ value: '2026-05-01T00:00:20Z', key: 20 }); // a number _id is a float key, reported as a number
+    await db.collection<{ _id: number; at: Date }>('ticks').insertMany([{ _id: 101, at: tick(17.5) }, { _id: 102, at: tick(10) }, { _id: 103, at: tick(30) }]);
+    const second = await job({ cursorField: 'at', lag: 4.5, after: first.cursor }, 'ticks');
+    expect(second.ids).toEqual(['16', '17', '101', '18', '19', '20', '103']); // from 00:00:15.5
+    expect(second.cursor).toEqual({ value: '2026-05-01T00:00:30Z', key: 103 });
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The keyset part of an incremental read on MySQL/MariaDB: `(c > ? OR (c = ? AND k > ?))`, spelled
+ * The keyset part of an incremental read on MySQL/MariaDB: `(c > ? OR (c = ? AND k > ?))` (or `c >= ?` for a `lag` window), spelled
  * out rather than as the row comparison `(c, k) > (?, ?)`, because MariaDB does not use an index on
  * `(c, k)` for the row form; `ORDER BY c, k` and `LIMIT`. NULLs sort first in ascending order here,
  * which is what `nulls: "first"` asks for. Text columns need no COLLATE: discovery reports only
@@ -23,6 +23,10 @@ export function mysqlKeyset(plan: IncrementalTablePlan, path: string): MysqlKeys
   const c = MYSQL_DIALECT.quoteIdentifier(plan.cursor.catalogName);
   const k = MYSQL_DIALECT.quoteIdentifier(plan.tieBreaker.catalogName);
   const tail = ` ORDER BY ${c}, ${k}${query.limit === undefined ? '' : ` LIMIT ${query.limit}`}`;
+  if (query.from !== undefined) {
+    // A lag window: every cursor from its start on (NULL never passes `>=`); `after` is not bound.
+    return { where: `${c} >= ?`, values: [mysqlParam(bindFilterValue(query.cursorKind, query.from, `${path}.${query.cursorField}`))], tail };
+  }
   const after = query.after;
   if (after === undefined) return { where: '', values: [], tail };
   const key = mysqlParam(bindFilterValue(query.tieBreakerKind, after.key, `${path}.${query.tieBreaker}`));

@@ -23,6 +23,9 @@ const FIXTURES = [
   `INSERT INTO events SELECT (seq * 7919) % 1009, '${TIE}', seq / 8, CONCAT('n', seq), CONCAT('l', seq), NULL, NULL FROM seq_1_to_1000`,
   "INSERT INTO events VALUES (5000, '2026-03-01 07:00:00', 1, 'Zed', 'x', NULL, NULL), (5001, '2026-03-01 09:00:00', 2, 'éa', 'y', NULL, NULL)",
   'CREATE TABLE nokey (id INT NOT NULL, ts DATETIME NOT NULL)',
+  // For lag on a decimal cursor: steps of 0.125.
+  'CREATE TABLE ledger (id INT NOT NULL PRIMARY KEY, note VARCHAR(10) NULL, amount DECIMAL(12,3) NOT NULL)',
+  'INSERT INTO ledger SELECT seq, NULL, seq * 0.125 FROM seq_1_to_50',
 ];
 
 describe('MariaDB incremental extraction through the engine', () => {
@@ -126,5 +129,16 @@ describe('MariaDB incremental extraction through the engine', () => {
     await expect(refusal('events', { cursorField: 'label' })).rejects.toEqual(new EngineError('validation', incrementalText(IncrementalText.collationOrder, 'crm.events.label')));
     await expect(refusal('events', { cursorField: 'doc', nulls: 'first' })).rejects.toEqual(new EngineError('validation', incrementalText(IncrementalText.notOrderable, 'crm.events.doc')));
     await expect(refusal('nokey', { cursorField: 'ts' })).rejects.toEqual(new EngineError('validation', incrementalText(IncrementalText.noTieBreaker, 'crm.nokey')));
+  });
+
+  it('re-reads exactly a decimal lag window behind the cursor, late rows included', async () => {
+    const first = await job({ cursorField: 'amount' }, 'ledger');
+    expect(first.ids).toHaveLength(50);
+    await admin.query('INSERT INTO ledger VALUES (101, NULL, 5.900), (102, NULL, 5.000), (103, NULL, 7.000)');
+    const second = await job({ cursorField: 'amount', lag: '0.5', after: first.cursor }, 'ledger');
+    const [truth] = await admin.query('SELECT id FROM ledger WHERE amount >= 6.25 - 0.5 ORDER BY amount, id');
+    expect(second.ids).toEqual((truth as { id: number }[]).map((r) => r.id));
+    expect(second.ids).toEqual([46, 47, 101, 48, 49, 50, 103]); // 5.75 itself is inside the window
+    expect(second.cursor).toEqual({ value: expect.stringMatching(/^7(\.0*)?$/), key: '103' });
   });
 });

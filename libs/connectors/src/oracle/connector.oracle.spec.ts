@@ -17,16 +17,25 @@ class FakeConnection implements OracleConnectionLike {
   breaks = 0;
   closedWith: { drop?: boolean } | undefined;
   hang = false;
+  /** As before Oracle 12.2: the catalog has no `collation` column. */
+  noCollationColumn = false;
   async execute(sql: string, binds: readonly unknown[]): Promise<{ rows?: readonly unknown[] }> {
     this.executed.push([sql, binds]);
     if (this.hang && sql.includes('user_tables')) return new Promise(() => undefined);
     if (sql === 'SELECT USER FROM DUAL') return { rows: [{ USER: 'HR' }] };
+    if (sql.includes('nls_database_parameters')) return { rows: [{ VALUE: 'AL32UTF8' }] };
+    if (sql.includes('user_cons_columns')) return { rows: [{ TABLE_NAME: 'Employees', COLUMN_NAME: 'Id' }] };
+    if (sql.includes('collation')) {
+      if (this.noCollationColumn) throw Object.assign(new Error('ORA-00904: "COLLATION": invalid identifier'), { code: 'ORA-00904' });
+      return { rows: [{ TABLE_NAME: 'Employees', COLUMN_NAME: 'Code', COLLATION: 'USING_NLS_COMP' }] };
+    }
     if (sql.includes('user_tables')) return { rows: [{ TABLE_NAME: 'Employees' }, { TABLE_NAME: 'BIN$1' }] };
     if (sql.includes('user_tab_columns')) {
       return {
         rows: [
           { TABLE_NAME: 'Employees', COLUMN_NAME: 'Id', DATA_TYPE: 'NUMBER', DATA_PRECISION: 19, DATA_SCALE: 0 },
           { TABLE_NAME: 'Employees', COLUMN_NAME: 'HIRED', DATA_TYPE: 'TIMESTAMP(6)', DATA_PRECISION: null, DATA_SCALE: 6 },
+          { TABLE_NAME: 'Employees', COLUMN_NAME: 'Code', DATA_TYPE: 'VARCHAR2', DATA_PRECISION: null, DATA_SCALE: null, NULLABLE: 'N' },
         ],
       };
     }
@@ -51,6 +60,7 @@ class FakeDriver implements OracleDriver {
   poolClosed: number[] = [];
   getConnectionError: Error | undefined;
   hangDiscovery = false;
+  noCollationColumn = false;
   setup: OracleSessionSetup | undefined;
   async createPool(attributes: PoolAttributes, setup: OracleSessionSetup): Promise<OraclePoolLike> {
     this.attributes.push(attributes);
@@ -60,6 +70,7 @@ class FakeDriver implements OracleDriver {
         if (this.getConnectionError) throw this.getConnectionError;
         const connection = new FakeConnection();
         connection.hang = this.hangDiscovery;
+        connection.noCollationColumn = this.noCollationColumn;
         await setup(connection);
         this.connections.push(connection);
         return connection;
@@ -143,14 +154,50 @@ describe('OracleConnector (fake driver: no Oracle on this machine)', () => {
     expect(snapshot.tables).toEqual([
       {
         name: 'EMPLOYEES',
-        fields: ['HIRED', 'ID'],
+        fields: ['CODE', 'HIRED', 'ID'],
         columns: [
+          { name: 'CODE', kind: 'string', nativeType: 'VARCHAR2', nullable: false, ordering: 'binary' },
           { name: 'HIRED', kind: 'datetime', nativeType: 'TIMESTAMP(6)' },
           { name: 'ID', kind: 'integer', nativeType: 'NUMBER(19,0)' },
         ],
+        primaryKey: ['ID'],
       },
     ]);
     expect(driver.connections.flatMap((c) => c.executed.map(([sql]) => sql))).toContain('SELECT USER FROM DUAL');
+    await sut.close();
+  });
+
+  it('leaves VARCHAR2 ordering unknown when the catalog has no collation column (before 12.2)', async () => {
+    const { driver, sut } = setup();
+    driver.noCollationColumn = true;
+    const snapshot = await sut.discoverSchema(signal);
+    expect(snapshot.tables[0].columns?.[0]).toEqual({ name: 'CODE', kind: 'string', nativeType: 'VARCHAR2', nullable: false });
+    expect(snapshot.tables[0].primaryKey).toEqual(['ID']);
+    await sut.close();
+  });
+
+  it('declares incremental support and reads an incremental table after its position, in order, limited', async () => {
+    const { driver, sut } = setup();
+    expect(sut.supportsIncremental).toBe(true);
+    const cursor = await sut.queryStream(
+      {
+        configName: 'hr',
+        tables: { EMPLOYEES: ['CODE', 'ID'] },
+        incremental: { EMPLOYEES: { cursorField: 'CODE', cursorKind: 'string', tieBreaker: 'ID', tieBreakerKind: 'integer', after: { value: 'b', key: 4n }, limit: 2 } },
+      },
+      signal,
+    );
+    const reading = drain(cursor);
+    await until(() => driver.streams.length === 1);
+    const [{ sql, binds, stream }] = driver.streams;
+    expect(sql).toBe(
+      'SELECT "Code" AS "CODE", "Id" AS "ID" FROM "HR"."Employees" "t" ' +
+        'WHERE ("t"."Code" > :1 OR ("t"."Code" = :2 AND "t"."Id" > :3)) ORDER BY "t"."Code", "t"."Id" FETCH FIRST 2 ROWS ONLY',
+    );
+    expect(binds).toEqual(['b', 'b', 4n]);
+    stream.push({ CODE: 'c', ID: 1n });
+    stream.push(null);
+    expect(await reading).toEqual([{ table: 'EMPLOYEES', row: { CODE: 'c', ID: 1n } }]);
     await sut.close();
   });
 

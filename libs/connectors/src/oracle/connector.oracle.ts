@@ -14,12 +14,18 @@ import type { SqlConnectorConfigWithDriver } from '../sql/sql-connector-config';
 import { tableItems, type TableSource } from '../common/table-cursor';
 import { needsPinningProxy, oraclePoolAttributes, oracleServiceName, oracleTls, oracleWalletContent } from './connection-options.oracle';
 import {
+  ORACLE_CHARSET_SQL,
   ORACLE_CURRENT_USER_SQL,
+  ORACLE_INVALID_IDENTIFIER,
   buildOracleSchema,
   oracleDiscovery,
+  type OracleCollationRow,
   type OracleColumnRow,
+  type OracleKeyRow,
   type OracleTableRow,
 } from './discovery.oracle';
+import { driverErrorCode } from '../sql/driver-error-code';
+import { oracleKeyset } from './incremental-query.oracle';
 import {
   ORACLEDB_DRIVER,
   OUT_FORMAT_OBJECT,
@@ -38,6 +44,8 @@ export class OracleConnector extends PooledSqlConnector<OraclePoolLike, SqlConne
   readonly #driver: OracleDriver;
   #proxy: PinningProxy | undefined;
   readonly #checkedOut = new Set<OracleConnectionLike>();
+  /** Incremental tables read with a keyset bound, order and limit (incremental-query.oracle.ts). */
+  readonly supportsIncremental = true;
 
   constructor(config: SqlConnectorConfigWithDriver<OracleDriver>) {
     // Requests carry Oracle names upper-cased; the snapshot keys are too.
@@ -77,13 +85,25 @@ export class OracleConnector extends PooledSqlConnector<OraclePoolLike, SqlConne
       const [me] = ((await connection.execute(ORACLE_CURRENT_USER_SQL, [], options)).rows ?? []) as { USER: string }[];
       const tables = (await connection.execute(discovery.tablesSql, discovery.owners, options)).rows as OracleTableRow[];
       const columns = (await connection.execute(discovery.columnsSql, discovery.owners, options)).rows as OracleColumnRow[];
-      return buildOracleSchema(me?.USER ?? '', tables ?? [], columns ?? []);
+      const keys = (await connection.execute(discovery.keysSql, discovery.owners, options)).rows as OracleKeyRow[];
+      const [charset] = ((await connection.execute(ORACLE_CHARSET_SQL, [], options)).rows ?? []) as { VALUE: string }[];
+      // Before 12.2 there is no collation column: VARCHAR2 ordering is then left unknown.
+      const collations = await connection.execute(discovery.collationsSql, discovery.owners, options).then(
+        (result) => (result.rows ?? []) as OracleCollationRow[],
+        (error: unknown) => {
+          if (driverErrorCode(error) === ORACLE_INVALID_IDENTIFIER) return undefined;
+          throw error;
+        },
+      );
+      const text = { charset: charset?.VALUE ?? '', ...(collations ? { collations } : {}) };
+      return buildOracleSchema(me?.USER ?? '', tables ?? [], columns ?? [], keys ?? [], text);
     });
   }
 
   protected override async openTable(key: string, plan: TableQueryPlan, signal: AbortSignal): Promise<TableSource> {
     const connection = await this.#acquire(signal);
-    const statement = oracleStatement(plan);
+    const keyset = plan.incremental ? oracleKeyset(plan.incremental, plan.where.params.length + 1, `${this.config.descriptor.configName}.${key}`) : undefined;
+    const statement = oracleStatement(plan, keyset);
     // callTimeout bounds each round trip: the statement and every fetch of the stream.
     connection.callTimeout = queryTimeoutMs(this.config.timeouts, plan.filtered);
     const readable = connection.queryStream(statement.sql, statement.binds, {

@@ -14,7 +14,11 @@ describe('Oracle discovery', () => {
     expect(oracleDiscovery(undefined)).toEqual({
       owners: [],
       tablesSql: 'SELECT table_name FROM user_tables',
-      columnsSql: 'SELECT table_name, column_name, data_type, data_precision, data_scale FROM user_tab_columns',
+      columnsSql: 'SELECT table_name, column_name, data_type, data_precision, data_scale, nullable FROM user_tab_columns',
+      keysSql:
+        'SELECT c.table_name, k.column_name FROM user_constraints c JOIN user_cons_columns k ON k.constraint_name = c.constraint_name ' +
+        "AND k.table_name = c.table_name WHERE c.constraint_type = 'P' ORDER BY c.table_name, k.position",
+      collationsSql: "SELECT table_name, column_name, collation FROM user_tab_columns WHERE data_type = 'VARCHAR2'",
     });
   });
 
@@ -22,7 +26,12 @@ describe('Oracle discovery', () => {
     expect(oracleDiscovery(['hr', 'Sales', 'HR'])).toEqual({
       owners: ['HR', 'SALES'],
       tablesSql: 'SELECT owner, table_name FROM all_tables WHERE owner IN (:1, :2)',
-      columnsSql: 'SELECT owner, table_name, column_name, data_type, data_precision, data_scale FROM all_tab_columns WHERE owner IN (:1, :2)',
+      columnsSql: 'SELECT owner, table_name, column_name, data_type, data_precision, data_scale, nullable FROM all_tab_columns WHERE owner IN (:1, :2)',
+      keysSql:
+        'SELECT c.owner, c.table_name, k.column_name FROM all_constraints c JOIN all_cons_columns k ON k.owner = c.owner AND ' +
+        "k.constraint_name = c.constraint_name AND k.table_name = c.table_name WHERE c.constraint_type = 'P' AND c.owner IN (:1, :2) " +
+        'ORDER BY c.owner, c.table_name, k.position',
+      collationsSql: "SELECT owner, table_name, column_name, collation FROM all_tab_columns WHERE data_type = 'VARCHAR2' AND owner IN (:1, :2)",
     });
   });
 
@@ -47,6 +56,79 @@ describe('Oracle discovery', () => {
       { name: 'ID', catalogName: 'ID', kind: 'integer', nativeType: 'NUMBER(10,0)' },
       { name: 'LASTNAME', catalogName: 'lastName', kind: 'string', nativeType: 'VARCHAR2' },
     ]);
+  });
+
+  it('reports primary keys in key order (upper-cased) and nullability', () => {
+    const schema = buildOracleSchema(
+      'HR',
+      [{ OWNER: 'HR', TABLE_NAME: 'Lines' }, { OWNER: 'SALES', TABLE_NAME: 'LINES' }, { OWNER: 'HR', TABLE_NAME: 'LOG' }],
+      [
+        { ...col('Lines', 'orderId', 'NUMBER', 10, 0, 'HR'), NULLABLE: 'N' },
+        { ...col('Lines', 'LINE_NO', 'NUMBER', 5, 0, 'HR'), NULLABLE: 'N' },
+        { ...col('Lines', 'AT', 'TIMESTAMP(6)', null, 6, 'HR'), NULLABLE: 'Y' },
+        { ...col('LINES', 'ID', 'NUMBER', 19, 0, 'SALES'), NULLABLE: 'N' },
+        col('LOG', 'TEXT', 'CLOB', null, null, 'HR'),
+      ],
+      [
+        { OWNER: 'HR', TABLE_NAME: 'Lines', COLUMN_NAME: 'orderId' },
+        { OWNER: 'HR', TABLE_NAME: 'Lines', COLUMN_NAME: 'LINE_NO' },
+        { OWNER: 'SALES', TABLE_NAME: 'LINES', COLUMN_NAME: 'ID' },
+      ],
+    );
+    expect(schema.map((t) => [t.key, t.primaryKey])).toEqual([
+      ['LINES', ['ORDERID', 'LINE_NO']],
+      ['LOG', undefined],
+      ['SALES.LINES', ['ID']],
+    ]);
+    expect(schema[0].columns.map((c) => [c.name, c.nullable])).toEqual([
+      ['AT', true],
+      ['LINE_NO', false],
+      ['ORDERID', false],
+    ]);
+    expect(schema[1].columns[0]).not.toHaveProperty('nullable');
+  });
+
+  it('reports code-point ordering only for a VARCHAR2 in AL32UTF8 with a binary or session-deferring collation', () => {
+    const columns = [
+      col('T', 'PLAIN', 'VARCHAR2'),
+      col('T', 'DEFERS', 'VARCHAR2'),
+      col('T', 'SORTS', 'VARCHAR2'),
+      col('T', 'CI', 'VARCHAR2'),
+      col('T', 'GERMAN', 'VARCHAR2'),
+      col('T', 'UNREAD', 'VARCHAR2'),
+      col('T', 'WIDE', 'NVARCHAR2'),
+      col('T', 'PADDED', 'CHAR'),
+      col('T', 'BIG', 'CLOB'),
+      col('T', 'N', 'NUMBER', 10, 0),
+    ];
+    const collations = [
+      { TABLE_NAME: 'T', COLUMN_NAME: 'PLAIN', COLLATION: 'BINARY' },
+      { TABLE_NAME: 'T', COLUMN_NAME: 'DEFERS', COLLATION: 'USING_NLS_COMP' },
+      { TABLE_NAME: 'T', COLUMN_NAME: 'SORTS', COLLATION: 'USING_NLS_SORT' },
+      { TABLE_NAME: 'T', COLUMN_NAME: 'CI', COLLATION: 'BINARY_CI' },
+      { TABLE_NAME: 'T', COLUMN_NAME: 'GERMAN', COLLATION: 'GERMAN' },
+    ];
+    const ordering = (charset: string, read = true) =>
+      Object.fromEntries(
+        buildOracleSchema('HR', [{ TABLE_NAME: 'T' }], columns, [], { charset, ...(read ? { collations } : {}) })[0].columns.map((c) => [c.name, c.ordering]),
+      );
+    expect(ordering('AL32UTF8')).toEqual({
+      PLAIN: 'binary',
+      DEFERS: 'binary',
+      SORTS: 'binary',
+      CI: 'collation',
+      GERMAN: 'collation',
+      UNREAD: undefined,
+      WIDE: 'collation',
+      PADDED: 'collation',
+      BIG: 'collation',
+      N: undefined,
+    });
+    // CESU-8 (UTF8) and single-byte sets: never provably code-point order.
+    expect(Object.values(ordering('UTF8')).filter((o) => o === 'binary')).toEqual([]);
+    expect(Object.values(ordering('WE8MSWIN1252')).filter((o) => o === 'binary')).toEqual([]);
+    // Before 12.2 (no collation column): VARCHAR2 ordering unknown, never binary.
+    expect(ordering('AL32UTF8', false)).toMatchObject({ PLAIN: undefined, DEFERS: undefined, WIDE: 'collation' });
   });
 
   it('takes rows without OWNER (user_tables) as the current user', () => {

@@ -7,6 +7,7 @@ import { ORACLE_DIALECT, qualifiedName } from '../sql/dialect';
 import type { DiscoveredColumn, TableQueryPlan } from '../sql/discovered-schema';
 import { buildSelect } from '../sql/select';
 import type { BoundValue } from '../sql/where';
+import type { OracleKeyset } from './incremental-query.oracle';
 
 export interface OracleStatement {
   readonly sql: string;
@@ -14,6 +15,9 @@ export interface OracleStatement {
 }
 
 const q = (name: string) => ORACLE_DIALECT.quoteIdentifier(name);
+
+/** The alias an incremental statement gives its table, so ORDER BY names columns, not select-list aliases. */
+export const ORACLE_TABLE_ALIAS = '"t"';
 const SECONDS = `'YYYY-MM-DD"T"HH24:MI:SS'`;
 const FRACTION = `'YYYY-MM-DD"T"HH24:MI:SS.FF9'`;
 
@@ -33,10 +37,21 @@ export function oracleColumnExpression(column: DiscoveredColumn): string {
   return expression === alias ? alias : `${expression} AS ${alias}`;
 }
 
-export function oracleStatement(plan: TableQueryPlan): OracleStatement {
-  const table = qualifiedName(ORACLE_DIALECT, plan.table.schema, plan.table.table);
-  const sql = buildSelect(ORACLE_DIALECT, table, plan.columns.map(oracleColumnExpression), plan.where);
-  return { sql, binds: plan.where.params.map(oracleBind) };
+/**
+ * `keyset`: an incremental table's bound, order and limit, added after the filters (its markers
+ * numbered after theirs); the table is then read under its alias `"t"`.
+ */
+export function oracleStatement(plan: TableQueryPlan, keyset?: OracleKeyset): OracleStatement {
+  const qualified = qualifiedName(ORACLE_DIALECT, plan.table.schema, plan.table.table);
+  const table = keyset ? `${qualified} ${ORACLE_TABLE_ALIAS}` : qualified;
+  let sql = buildSelect(ORACLE_DIALECT, table, plan.columns.map(oracleColumnExpression), plan.where);
+  const binds = plan.where.params.map(oracleBind);
+  if (keyset) {
+    if (keyset.where !== '') sql += `${plan.where.sql === '' ? ' WHERE ' : ' AND '}${keyset.where}`;
+    sql += keyset.tail;
+    binds.push(...keyset.binds);
+  }
+  return { sql, binds };
 }
 
 /**
@@ -58,5 +73,9 @@ export function oracleTimestampText(iso: string): string {
   return `${local.includes('.') ? local : `${local}.0`}+00:00`;
 }
 
-/** Run on every new session: UTC for zone-less values, '.' as the decimal separator for bound decimals. */
-export const ORACLE_SESSION_SQL = "ALTER SESSION SET TIME_ZONE = 'UTC' NLS_NUMERIC_CHARACTERS = '.,'";
+/**
+ * Run on every new session: UTC for zone-less values, '.' as the decimal separator for bound
+ * decimals, and binary comparison and sort for text (whatever the server's defaults), which makes a
+ * VARCHAR2 in AL32UTF8 compare and sort by code point, the order incremental reads rely on.
+ */
+export const ORACLE_SESSION_SQL = "ALTER SESSION SET TIME_ZONE = 'UTC' NLS_NUMERIC_CHARACTERS = '.,' NLS_COMP = 'BINARY' NLS_SORT = 'BINARY'";

@@ -16,7 +16,7 @@ import { PooledSqlConnector } from '../sql/pooled-sql-connector';
 import { buildSelect } from '../sql/select';
 import type { SqlConnectorConfig } from '../sql/sql-connector-config';
 import type { TableSource } from '../common/table-cursor';
-import { keysetClause } from './incremental-query.postgres';
+import { keysetClause, literalKeyset } from './incremental-query.postgres';
 import { toPgParam } from './pg-param.postgres';
 import { sendCancelRequest } from './cancel-request.postgres';
 import type { ClientLease } from './client-lease.postgres';
@@ -58,7 +58,10 @@ interface CancelKey {
 }
 
 export class PostgresConnector extends PooledSqlConnector<Pool, PostgresConnectorConfig> {
-  /** Incremental tables read through the row path with a keyset bound (incremental-query.postgres.ts). */
+  /**
+   * Incremental tables read through COPY when unfiltered and their bounds are literal-safe, else the
+   * row path with a bound keyset (incremental-query.postgres.ts).
+   */
   readonly supportsIncremental = true;
   #target: DialTarget | undefined;
   #utf8 = false;
@@ -133,8 +136,16 @@ export class PostgresConnector extends PooledSqlConnector<Pool, PostgresConnecto
       await this.#run(lease, `SET statement_timeout = ${Math.ceil(timeoutMs)}`, [], signal);
       const columns = canonicalOrder(plan.columns.map(postgresColumn));
       const table = qualifiedName(POSTGRES_DIALECT, plan.table.schema, plan.table.table);
-      if (this.config.copyFastPath !== false && this.#utf8 && !plan.filtered) {
+      const copyable = this.config.copyFastPath !== false && this.#utf8;
+      if (copyable && !plan.filtered) {
         return new CopyTableSource({ lease, table: key, plan: copyPlan(POSTGRES_DIALECT, table, columns), signal });
+      }
+      // An incremental table without filters also takes COPY when its bounds can be written as literals.
+      const literal = copyable && plan.incremental && plan.where.sql === '' ? literalKeyset(plan.incremental, `${this.config.descriptor.configName}.${key}`) : undefined;
+      if (literal && plan.incremental) {
+        const clause = `${literal.where === '' ? '' : ` WHERE ${literal.where}`}${literal.tail}`;
+        const position = { cursor: plan.incremental.cursor.name, key: plan.incremental.tieBreaker.name };
+        return new CopyTableSource({ lease, table: key, plan: copyPlan(POSTGRES_DIALECT, table, columns, clause), signal, position });
       }
       const select = columns.map((c) => readExpression(c, POSTGRES_DIALECT.quoteIdentifier(c.catalogName)));
       const params = plan.where.params.map(toPgParam);

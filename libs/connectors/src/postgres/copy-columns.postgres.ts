@@ -97,10 +97,11 @@ export interface CopyPlan {
 
 /**
  * The COPY statement and field plan for `columns` (already in canonical key order) of the quoted
- * `qualifiedTable`. No WHERE clause: COPY cannot take bind parameters, so filtered reads use the
- * row path instead of splicing values into SQL.
+ * `qualifiedTable`. COPY cannot take bind parameters, so filtered reads use the row path instead of
+ * splicing values into SQL; the one clause it takes is `clause` (` WHERE ... ORDER BY ... LIMIT n`),
+ * an incremental keyset whose bounds `literalKeyset` has proved safe to write as literals.
  */
-export function copyPlan(dialect: SqlDialect, qualifiedTable: string, columns: readonly CopyColumnSource[]): CopyPlan {
+export function copyPlan(dialect: SqlDialect, qualifiedTable: string, columns: readonly CopyColumnSource[], clause = ''): CopyPlan {
   const expressions: string[] = [];
   const fields: CopyField[] = [];
   for (const column of columns) {
@@ -117,5 +118,5 @@ export function copyPlan(dialect: SqlDialect, qualifiedTable: string, columns: r
     expressions.push(outputText ? `CASE WHEN ${quoted} IS NULL THEN NULL ELSE format('%s', ${quoted}) END` : `${quoted}::text`);
     fields.push({ name: column.name, render, convert: textConverter(column) });
   }
-  return { fields, sql: `COPY (SELECT ${expressions.join(', ')} FROM ${qualifiedTable}) TO STDOUT (FORMAT binary)` };
+  return { fields, sql: `COPY (SELECT ${expressions.join(', ')} FROM ${qualifiedTable}${clause}) TO STDOUT (FORMAT binary)` };
 }

@@ -20,7 +20,19 @@ const TWO_POW_32 = 4294967296;
 /** |hi| below this keeps hi * 2^32 + lo under 2^53, so the double is exact. */
 const SAFE_HI = 0x200000;
 
-export type EncodedChunkHandler = (encoded: Uint8Array, rowCount: number) => void;
+/** The JSON text of the cursor and tie-breaker of a chunk's last row, as the incremental position. */
+export interface ChunkPosition {
+  readonly value: string | number | null;
+  readonly key: string | number | null;
+}
+
+export type EncodedChunkHandler = (encoded: Uint8Array, rowCount: number, position?: ChunkPosition) => void;
+
+/** Field indexes whose values make a chunk's position (an incremental read). */
+export interface TrackedFields {
+  readonly cursor: number;
+  readonly key: number;
+}
 
 export class CopyRowEncoder {
   readonly #fields: readonly CopyField[];
@@ -41,13 +53,17 @@ export class CopyRowEncoder {
   #rowBound = 0;
   /** Bytes (from the carried tuple's start) needed before parsing is worth retrying. */
   #need = 0;
+  readonly #track: TrackedFields | undefined;
+  /** Output offsets [cursor start, cursor end, key start, key end] of the last rendered row. */
+  readonly #tracked = [0, 0, 0, 0];
 
   /**
    * Emits chunks of whole rows, joined by `,`, once `maxRows` rows (the engine's batch of 256) or at
    * least `targetBytes` bytes are buffered, whichever comes first.
    */
-  constructor(fields: readonly CopyField[], onChunk: EncodedChunkHandler, targetBytes = 65_536, maxRows = STREAM_BATCH_ROWS) {
+  constructor(fields: readonly CopyField[], onChunk: EncodedChunkHandler, targetBytes = 65_536, maxRows = STREAM_BATCH_ROWS, track?: TrackedFields) {
     if (fields.length === 0) throw protocolError();
+    this.#track = track;
     this.#fields = fields;
     this.#renders = Uint8Array.from(fields.map((f) => f.render));
     this.#prefixes = fields.map((f, i) => Buffer.from(`${i === 0 ? '{' : ','}${encodeCanonicalString(f.name)}:`, 'utf8'));
@@ -90,10 +106,25 @@ export class CopyRowEncoder {
     if (this.#rows === 0) return;
     const encoded = this.#out.subarray(0, this.#o);
     const rows = this.#rows;
+    const position = this.#track === undefined ? undefined : this.#lastPosition(encoded);
     this.#out = Buffer.allocUnsafe(this.#targetBytes + 16_384);
     this.#o = 0;
     this.#rows = 0;
-    this.#onChunk(encoded, rows);
+    this.#onChunk(encoded, rows, position);
+  }
+
+  /**
+   * The last row's cursor and key, read back from the JSON just written: strings parsed, numbers
+   * kept as their text (an int8 beyond 2^53 stays exact), null as null.
+   */
+  #lastPosition(encoded: Buffer): ChunkPosition {
+    const read = (start: number, end: number): string | null => {
+      const text = encoded.toString('utf8', start, end);
+      if (text === 'null') return null;
+      return text.startsWith('"') ? (JSON.parse(text) as string) : text;
+    };
+    const [cs, ce, ks, ke] = this.#tracked;
+    return { value: read(cs, ce), key: read(ks, ke) };
   }
 
   #keep(buf: Buffer, p: number, end: number, need: number): void {
@@ -151,10 +182,15 @@ export class CopyRowEncoder {
     const renders = this.#renders;
     const prefixes = this.#prefixes;
     let q = start;
+    const track = this.#track;
+    const cursorField = track === undefined ? -1 : track.cursor;
+    const keyField = track === undefined ? -1 : track.key;
     for (let i = 0; i < renders.length; i++) {
       const prefix = prefixes[i];
       for (let k = 0; k < prefix.length; k++) out[o + k] = prefix[k];
       o += prefix.length;
+      if (i === cursorField) this.#tracked[0] = o;
+      else if (i === keyField) this.#tracked[2] = o;
       const len = readInt32(buf, q);
       q += 4;
       if (len < 0) {
@@ -163,6 +199,8 @@ export class CopyRowEncoder {
         out[o + 2] = 0x6c;
         out[o + 3] = 0x6c;
         o += 4;
+        if (i === cursorField) this.#tracked[1] = o;
+        else if (i === keyField) this.#tracked[3] = o;
         continue;
       }
       switch (renders[i]) {
@@ -247,6 +285,8 @@ export class CopyRowEncoder {
           out = this.#out;
       }
       q += len;
+      if (i === cursorField) this.#tracked[1] = o;
+      else if (i === keyField) this.#tracked[3] = o;
     }
     out[o++] = 0x7d;
     this.#o = o;

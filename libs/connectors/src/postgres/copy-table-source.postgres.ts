@@ -4,12 +4,13 @@
  * queue pauses the socket (back-pressure), an emptied one resumes it.
  */
 import type { CursorEncodedRows, CursorItem } from '@fetcher/engine';
+import { EngineError, ErrorText } from '@fetcher/engine';
 import { abortError, statementTimeout } from '../common/abort';
 import type { TableSource } from '../common/table-cursor';
 import { settlesWithin, type ClientLease } from './client-lease.postgres';
 import type { CopyPlan } from './copy-columns.postgres';
 import { CopyOutQuery } from './copy-out-query.postgres';
-import { CopyRowEncoder } from './copy-row-encoder.postgres';
+import { CopyRowEncoder, type ChunkPosition, type TrackedFields } from './copy-row-encoder.postgres';
 import { isQueryCanceled } from './sql-state.postgres';
 
 export interface CopyTableSourceOptions {
@@ -22,6 +23,8 @@ export interface CopyTableSourceOptions {
   readonly chunkBytes?: number;
   /** Chunks buffered before the socket is paused. */
   readonly maxQueued?: number;
+  /** An incremental read: the output names of the cursor and tie-breaker, whose last values each chunk reports. */
+  readonly position?: { readonly cursor: string; readonly key: string };
 }
 
 export class CopyTableSource implements TableSource {
@@ -39,7 +42,13 @@ export class CopyTableSource implements TableSource {
   constructor(options: CopyTableSourceOptions) {
     this.#options = options;
     this.#maxQueued = options.maxQueued ?? 2;
-    this.#encoder = new CopyRowEncoder(options.plan.fields, (encoded, rowCount) => this.#enqueue(encoded, rowCount), options.chunkBytes);
+    this.#encoder = new CopyRowEncoder(
+      options.plan.fields,
+      (encoded, rowCount, position) => this.#enqueue(encoded, rowCount, position),
+      options.chunkBytes,
+      undefined,
+      trackedFields(options),
+    );
     this.#query = new CopyOutQuery(options.plan.sql, (chunk, start, end) => this.#encoder.push(chunk, start, end), () => this.#notify());
     options.signal.addEventListener('abort', this.#onAbort, { once: true });
     void options.lease.client.query(this.#query);
@@ -94,8 +103,8 @@ export class CopyTableSource implements TableSource {
     lease.release(settled);
   }
 
-  #enqueue(encoded: Uint8Array, rowCount: number): void {
-    this.#queue.push({ table: this.#options.table, encoded, rowCount });
+  #enqueue(encoded: Uint8Array, rowCount: number, position: ChunkPosition | undefined): void {
+    this.#queue.push({ table: this.#options.table, encoded, rowCount, ...(position ? { position } : {}) });
     if (this.#queue.length >= this.#maxQueued) this.#query.pause();
     this.#notify();
   }
@@ -105,4 +114,14 @@ export class CopyTableSource implements TableSource {
     this.#wake = undefined;
     wake?.();
   }
+}
+
+function trackedFields(options: CopyTableSourceOptions): TrackedFields | undefined {
+  if (options.position === undefined) return undefined;
+  const names = options.plan.fields.map((f) => f.name);
+  const cursor = names.indexOf(options.position.cursor);
+  const key = names.indexOf(options.position.key);
+  // The planner always selects both; a plan without them cannot report where it stopped.
+  if (cursor < 0 || key < 0) throw new EngineError('internal', ErrorText.stepUnexpected);
+  return { cursor, key };
 }

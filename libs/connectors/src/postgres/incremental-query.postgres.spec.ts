@@ -1,6 +1,6 @@
 import type { IncrementalQuery } from '@fetcher/engine';
 import type { DiscoveredColumn, IncrementalTablePlan } from '../sql/discovered-schema';
-import { keysetClause } from './incremental-query.postgres';
+import { keysetClause, literalKeyset } from './incremental-query.postgres';
 
 const col = (name: string, kind: DiscoveredColumn['kind']): DiscoveredColumn => ({ name, catalogName: name, kind, nativeType: kind });
 const plan = (query: Partial<IncrementalQuery>): IncrementalTablePlan => ({
@@ -29,5 +29,30 @@ describe(keysetClause.name, () => {
       params: ['7'],
       tail: ' ORDER BY "name" COLLATE "C" NULLS FIRST, "id"',
     });
+  });
+
+  it('binds only the window start of a lag window, after the filter parameters', () => {
+    expect(keysetClause(plan({ after: { value: '2026-01-01T00:00:00.5Z', key: 12n }, from: '2026-01-01T00:00:00Z', limit: 5 }), 2, 'crm.t')).toEqual({
+      where: '"Updated At" >= $2',
+      params: ['2026-01-01T00:00:00Z'],
+      tail: ' ORDER BY "Updated At" NULLS LAST, "id" LIMIT 5',
+    });
+  });
+});
+
+describe(literalKeyset.name, () => {
+  it('writes engine-normalised bounds as quoted literals, cursor value before key', () => {
+    expect(literalKeyset(plan({ after: { value: '2026-01-01T00:00:00.5Z', key: 9007199254740993n }, limit: 5 }), 'crm.t')).toEqual({
+      where: `("Updated At", "id") > ('2026-01-01T00:00:00.5Z', '9007199254740993')`,
+      tail: ' ORDER BY "Updated At" NULLS LAST, "id" LIMIT 5',
+    });
+    expect(literalKeyset(plan({ cursorKind: 'float', after: { value: -1.5e-7, key: 1n }, from: -2.5 }), 'crm.t')?.where).toBe(`"Updated At" >= '-2.5'`);
+    expect(literalKeyset(plan({}), 'crm.t')).toEqual({ where: '', tail: ' ORDER BY "Updated At" NULLS LAST, "id"' });
+  });
+
+  it('answers undefined when a bound would need quoting or escaping', () => {
+    const text = (value: string) => literalKeyset({ ...plan({ cursorField: 'name', cursorKind: 'string', after: { value, key: 1n } }), cursor: col('name', 'string') }, 'crm.t');
+    expect(text('plain text-1.5')).toBeDefined();
+    for (const value of ["o'clock", 'back\\slash', 'semi;colon', 'é', '']) expect(text(value)).toBeUndefined();
   });
 });

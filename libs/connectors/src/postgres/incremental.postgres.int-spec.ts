@@ -24,7 +24,11 @@ const FIXTURES = [
   // 1,000 rows share one timestamp; ids are not in insertion order.
   `INSERT INTO ${SCHEMA}.events SELECT (g * 7919) % 1009, '${TIE}', 'n' || g, 'l' || g, NULL FROM generate_series(1, 1000) g`,
   `INSERT INTO ${SCHEMA}.events VALUES (5000, '2026-03-01 07:00:00Z', 'Zed', 'x', NULL), (5001, '2026-03-01 09:00:00Z', 'éa', 'y', NULL)`,
+  // For lag: microsecond timestamps one second apart.
+  `CREATE TABLE ${SCHEMA}.late (id int4 PRIMARY KEY, ts timestamptz(6) NOT NULL)`,
+  `INSERT INTO ${SCHEMA}.late SELECT g, timestamptz '2026-05-01 00:00:00.000001Z' + g * interval '1 second' FROM generate_series(1, 100) g`,
 ];
+const LATE = `${SCHEMA}.late`;
 
 describe('PostgreSQL incremental extraction through the engine', () => {
   let admin: Client;
@@ -107,5 +111,28 @@ describe('PostgreSQL incremental extraction through the engine', () => {
     await expect(engine.planExtraction(TENANT, { mappedFields: { crm: { [TABLE]: ['id'] } }, incremental: { crm: { [TABLE]: { cursorField: 'label' } } } })).rejects.toEqual(
       new EngineError('validation', incrementalText(IncrementalText.collationOrder, `crm.${TABLE}.label`)),
     );
+  });
+
+  it('re-reads exactly the lag window behind the cursor, late rows included, and moves on past it', async () => {
+    const lateJob = async (incremental: Record<string, unknown>) => {
+      const request = { mappedFields: { crm: { [LATE]: ['id'] } }, incremental: { crm: { [LATE]: incremental } } } as unknown as ExtractionRequest;
+      const result = await engine.executeExtraction(await engine.planExtraction(TENANT, request));
+      const rows = (JSON.parse(new TextDecoder().decode(result.direct?.data)) as { crm: Record<string, { id: number }[]> }).crm[LATE];
+      return { ids: rows.map((r) => r.id), cursor: result.cursors?.crm[LATE] };
+    };
+    const first = await lateJob({ cursorField: 'ts' });
+    expect(first.cursor).toEqual({ value: '2026-05-01T00:01:40.000001Z', key: '100' });
+    // Committed late: one row inside a 10.5 s window, one before it, and one new row.
+    await admin.query(`INSERT INTO ${LATE} VALUES (201, '2026-05-01 00:01:35.5Z'), (202, '2026-05-01 00:01:20Z'), (203, '2026-05-01 00:02:00Z')`);
+    const second = await lateJob({ cursorField: 'ts', lag: 10.5, after: first.cursor });
+    const { rows } = await admin.query<{ id: number }>(
+      `SELECT id FROM ${LATE} WHERE ts >= timestamptz '2026-05-01 00:01:40.000001Z' - interval '10.5 seconds' ORDER BY ts, id`,
+    );
+    expect(second.ids).toEqual(rows.map((r) => r.id));
+    expect(second.ids).toEqual([90, 91, 92, 93, 94, 95, 201, 96, 97, 98, 99, 100, 203]);
+    expect(second.cursor).toEqual({ value: '2026-05-01T00:02:00Z', key: '203' });
+    // Nothing new: the window is re-read and the cursor stays.
+    const third = await lateJob({ cursorField: 'ts', lag: 1, after: second.cursor });
+    expect(third).toEqual({ ids: [203], cursor: second.cursor });
   });
 });

@@ -74,6 +74,7 @@ class FakeDriver implements SqlServerDriver {
       return this.hang ? new Promise(() => undefined) : Promise.resolve({ recordset: TABLES });
     }
     if (request.sql.includes('INFORMATION_SCHEMA.COLUMNS')) return Promise.resolve({ recordset: COLUMNS });
+    if (request.sql.includes('KEY_COLUMN_USAGE')) return Promise.resolve({ recordset: [{ TABLE_SCHEMA: 'dbo', TABLE_NAME: 'Customers', COLUMN_NAME: 'Id' }] });
     return Promise.resolve({}); // stream mode: rows go through the stream
   }
   get streaming(): FakeRequest[] {
@@ -160,6 +161,7 @@ describe('SqlServerConnector (fake driver: no SQL Server on this machine)', () =
             { name: 'Id', kind: 'integer', nativeType: 'bigint' },
             { name: 'Seen', kind: 'datetime', nativeType: 'datetimeoffset' },
           ],
+          primaryKey: ['Id'],
         },
         { name: 'Sales.Orders', fields: ['No'], columns: [{ name: 'No', kind: 'integer', nativeType: 'int' }] },
       ],
@@ -169,6 +171,37 @@ describe('SqlServerConnector (fake driver: no SQL Server on this machine)', () =
       ['p1', 'dbo'],
       ['p2', 'Sales'],
     ]);
+    await sut.close();
+  });
+
+  it('declares incremental support and reads an incremental table after its position, in order, limited', async () => {
+    const { driver, sut } = setup();
+    expect(sut.supportsIncremental).toBe(true);
+    const cursor = await sut.queryStream(
+      {
+        configName: 'erp',
+        tables: { Customers: ['Id', 'Seen'] },
+        incremental: {
+          Customers: { cursorField: 'Seen', cursorKind: 'datetime', tieBreaker: 'Id', tieBreakerKind: 'integer', after: { value: '2024-01-31T22:00:00.123Z', key: 41n }, limit: 2 },
+        },
+      },
+      signal,
+    );
+    const reading = drain(cursor);
+    await until(() => driver.streaming.length === 1);
+    const [customers] = driver.streaming;
+    expect(customers.sql).toBe(
+      'SELECT [Id], CONVERT(varchar(40), [Seen], 127) AS [Seen] FROM [dbo].[Customers] AS [t] ' +
+        'WHERE ([t].[Seen] > @p1 OR ([t].[Seen] = @p1 AND [t].[Id] > @p2)) ORDER BY [t].[Seen], [t].[Id] OFFSET 0 ROWS FETCH NEXT 2 ROWS ONLY',
+    );
+    expect(customers.inputs.map(([name, , value]) => [name, value])).toEqual([
+      ['p1', '2024-01-31T22:00:00.123'],
+      ['p2', 41n],
+    ]);
+    expect(customers.timeoutMs).toBe(120_000);
+    customers.stream.push({ Id: '42', Seen: '2024-01-31T22:00:00.1230000Z' });
+    customers.stream.push(null);
+    expect(await reading).toEqual([{ table: 'Customers', row: { Id: 42n, Seen: '2024-01-31T22:00:00.123Z' } }]);
     await sut.close();
   });
 

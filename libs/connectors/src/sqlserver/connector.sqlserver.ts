@@ -16,7 +16,8 @@ import type { SqlConnectorConfigWithDriver } from '../sql/sql-connector-config';
 import { tableItems, type TableSource } from '../common/table-cursor';
 import { sqlServerPoolConfig } from './connection-options.sqlserver';
 import { pinnedTediousConnector } from './pinned-connector.sqlserver';
-import { buildSqlServerSchema, sqlServerDiscovery, type SqlServerColumnRow, type SqlServerTableRow } from './discovery.sqlserver';
+import { buildSqlServerSchema, sqlServerDiscovery, type SqlServerColumnRow, type SqlServerKeyRow, type SqlServerTableRow } from './discovery.sqlserver';
+import { sqlServerKeyset } from './incremental-query.sqlserver';
 import { MSSQL_DRIVER, type MssqlPoolLike, type MssqlRequestLike, type SqlServerDriver } from './mssql-driver.sqlserver';
 import { sqlServerStatement } from './statement.sqlserver';
 import { convertRow, sqlServerConverter } from './value-mapping.sqlserver';
@@ -27,6 +28,8 @@ const STREAM_HIGH_WATER_MARK = 256;
 export class SqlServerConnector extends PooledSqlConnector<MssqlPoolLike, SqlConnectorConfigWithDriver<SqlServerDriver>> {
   readonly #driver: SqlServerDriver;
   readonly #active = new Set<MssqlRequestLike>();
+  /** Incremental tables read with a keyset bound, order and limit (incremental-query.sqlserver.ts). */
+  readonly supportsIncremental = true;
 
   constructor(config: SqlConnectorConfigWithDriver<SqlServerDriver>) {
     super(config, { dialect: SQLSERVER_DIALECT, names: EXACT_NAMES });
@@ -53,12 +56,15 @@ export class SqlServerConnector extends PooledSqlConnector<MssqlPoolLike, SqlCon
     const discovery = sqlServerDiscovery(this.config.attributes.schemaScope);
     const tables = (await this.#query(discovery.tablesSql, discovery.schemas, budget)) as SqlServerTableRow[];
     const columns = (await this.#query(discovery.columnsSql, discovery.schemas, budget)) as SqlServerColumnRow[];
-    return buildSqlServerSchema(tables, columns);
+    const keys = (await this.#query(discovery.keysSql, discovery.schemas, budget)) as SqlServerKeyRow[];
+    return buildSqlServerSchema(tables, columns, keys);
   }
 
   protected override openTable(key: string, plan: TableQueryPlan, signal: AbortSignal): Promise<TableSource> {
     const pool = this.requirePool();
-    const statement = sqlServerStatement(plan);
+    const path = `${this.config.descriptor.configName}.${key}`;
+    const keyset = plan.incremental ? sqlServerKeyset(plan.incremental, plan.where.params.length + 1, path) : undefined;
+    const statement = sqlServerStatement(plan, keyset);
     const request = this.#driver.createRequest(pool, queryTimeoutMs(this.config.timeouts, plan.filtered));
     for (const p of statement.parameters) request.input(p.name, p.type, p.value);
     const readable = request.toReadableStream({ highWaterMark: STREAM_HIGH_WATER_MARK });

@@ -6,7 +6,13 @@ describe('SQL Server discovery', () => {
       schemas: ['dbo'],
       tablesSql:
         "SELECT TABLE_SCHEMA, TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_TYPE = 'BASE TABLE' AND TABLE_SCHEMA IN (@p1)",
-      columnsSql: 'SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA IN (@p1)',
+      columnsSql:
+        'SELECT TABLE_SCHEMA, TABLE_NAME, COLUMN_NAME, DATA_TYPE, IS_NULLABLE, COLLATION_NAME FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA IN (@p1)',
+      keysSql:
+        'SELECT k.TABLE_SCHEMA, k.TABLE_NAME, k.COLUMN_NAME FROM INFORMATION_SCHEMA.TABLE_CONSTRAINTS c ' +
+        'JOIN INFORMATION_SCHEMA.KEY_COLUMN_USAGE k ON k.CONSTRAINT_SCHEMA = c.CONSTRAINT_SCHEMA AND k.CONSTRAINT_NAME = c.CONSTRAINT_NAME ' +
+        'AND k.TABLE_SCHEMA = c.TABLE_SCHEMA AND k.TABLE_NAME = c.TABLE_NAME ' +
+        "WHERE c.CONSTRAINT_TYPE = 'PRIMARY KEY' AND c.TABLE_SCHEMA IN (@p1) ORDER BY k.TABLE_SCHEMA, k.TABLE_NAME, k.ORDINAL_POSITION",
     });
     expect(sqlServerDiscovery([]).schemas).toEqual(['dbo']);
   });
@@ -16,6 +22,45 @@ describe('SQL Server discovery', () => {
     expect(discovery.schemas).toEqual(['dbo', 'Sales', 'hr']);
     expect(discovery.tablesSql).toMatch(/TABLE_SCHEMA IN \(@p1, @p2, @p3\)$/);
     expect(discovery.columnsSql).toMatch(/TABLE_SCHEMA IN \(@p1, @p2, @p3\)$/);
+    expect(discovery.keysSql).toContain('c.TABLE_SCHEMA IN (@p1, @p2, @p3) ORDER BY');
+  });
+
+  it('reports primary keys in key order, nullability, and never code-point ordering for text', () => {
+    const schema = buildSqlServerSchema(
+      [
+        { TABLE_SCHEMA: 'dbo', TABLE_NAME: 'Lines' },
+        { TABLE_SCHEMA: 'Sales', TABLE_NAME: 'Lines' },
+        { TABLE_SCHEMA: 'dbo', TABLE_NAME: 'Log' },
+      ],
+      [
+        { TABLE_SCHEMA: 'dbo', TABLE_NAME: 'Lines', COLUMN_NAME: 'OrderId', DATA_TYPE: 'int', IS_NULLABLE: 'NO', COLLATION_NAME: null },
+        { TABLE_SCHEMA: 'dbo', TABLE_NAME: 'Lines', COLUMN_NAME: 'LineNo', DATA_TYPE: 'int', IS_NULLABLE: 'NO', COLLATION_NAME: null },
+        { TABLE_SCHEMA: 'dbo', TABLE_NAME: 'Lines', COLUMN_NAME: 'At', DATA_TYPE: 'datetime2', IS_NULLABLE: 'YES', COLLATION_NAME: null },
+        // BIN2 pads trailing spaces and compares nvarchar by UTF-16 code unit; a UTF-8 BIN2 varchar still pads.
+        { TABLE_SCHEMA: 'dbo', TABLE_NAME: 'Lines', COLUMN_NAME: 'Code', DATA_TYPE: 'nvarchar', IS_NULLABLE: 'NO', COLLATION_NAME: 'Latin1_General_100_BIN2' },
+        { TABLE_SCHEMA: 'dbo', TABLE_NAME: 'Lines', COLUMN_NAME: 'Ref', DATA_TYPE: 'varchar', IS_NULLABLE: 'NO', COLLATION_NAME: 'Latin1_General_100_BIN2_UTF8' },
+        { TABLE_SCHEMA: 'Sales', TABLE_NAME: 'Lines', COLUMN_NAME: 'Id', DATA_TYPE: 'bigint', IS_NULLABLE: 'NO', COLLATION_NAME: null },
+        { TABLE_SCHEMA: 'dbo', TABLE_NAME: 'Log', COLUMN_NAME: 'Text', DATA_TYPE: 'varchar', IS_NULLABLE: 'YES', COLLATION_NAME: 'SQL_Latin1_General_CP1_CI_AS' },
+      ],
+      [
+        { TABLE_SCHEMA: 'dbo', TABLE_NAME: 'Lines', COLUMN_NAME: 'OrderId' },
+        { TABLE_SCHEMA: 'dbo', TABLE_NAME: 'Lines', COLUMN_NAME: 'LineNo' },
+        { TABLE_SCHEMA: 'Sales', TABLE_NAME: 'Lines', COLUMN_NAME: 'Id' },
+      ],
+    );
+    expect(schema.map((t) => [t.key, t.primaryKey])).toEqual([
+      ['Lines', ['OrderId', 'LineNo']],
+      ['Log', undefined],
+      ['Sales.Lines', ['Id']],
+    ]);
+    expect(schema[0].columns).toEqual([
+      { name: 'At', catalogName: 'At', kind: 'datetime', nativeType: 'datetime2', nullable: true },
+      { name: 'Code', catalogName: 'Code', kind: 'string', nativeType: 'nvarchar', nullable: false, ordering: 'collation' },
+      { name: 'LineNo', catalogName: 'LineNo', kind: 'integer', nativeType: 'int', nullable: false },
+      { name: 'OrderId', catalogName: 'OrderId', kind: 'integer', nativeType: 'int', nullable: false },
+      { name: 'Ref', catalogName: 'Ref', kind: 'string', nativeType: 'varchar', nullable: false, ordering: 'collation' },
+    ]);
+    expect(schema[1].columns).toEqual([{ name: 'Text', catalogName: 'Text', kind: 'string', nativeType: 'varchar', nullable: true, ordering: 'collation' }]);
   });
 
   it('keys dbo tables bare and others schema.table, sorted, system objects left out', () => {

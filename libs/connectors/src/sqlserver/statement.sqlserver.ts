@@ -8,6 +8,7 @@ import { SQLSERVER_DIALECT, qualifiedName } from '../sql/dialect';
 import type { DiscoveredColumn, TableQueryPlan } from '../sql/discovered-schema';
 import type { BoundValue } from '../sql/where';
 import { buildSelect } from '../sql/select';
+import type { SqlServerKeyset } from './incremental-query.sqlserver';
 
 export interface SqlServerParameter {
   /** `p1`, `p2`, ...: the name behind the `@p1` placeholder. */
@@ -22,6 +23,9 @@ export interface SqlServerStatement {
 }
 
 const q = (name: string) => SQLSERVER_DIALECT.quoteIdentifier(name);
+
+/** The alias an incremental statement gives its table, so ORDER BY names columns, not select-list aliases. */
+export const SQLSERVER_TABLE_ALIAS = '[t]';
 
 /** The select-list entry for one column, always named like the field the row must carry. */
 export function sqlServerColumnExpression(column: DiscoveredColumn): string {
@@ -46,10 +50,21 @@ export function sqlServerColumnExpression(column: DiscoveredColumn): string {
   }
 }
 
-export function sqlServerStatement(plan: TableQueryPlan): SqlServerStatement {
-  const table = qualifiedName(SQLSERVER_DIALECT, plan.table.schema, plan.table.table);
-  const sql = buildSelect(SQLSERVER_DIALECT, table, plan.columns.map(sqlServerColumnExpression), plan.where);
-  return { sql, parameters: plan.where.params.map((bound, i) => sqlServerParameter(`p${i + 1}`, bound)) };
+/**
+ * `keyset`: an incremental table's bound, order and limit, added after the filters (its
+ * parameters numbered after theirs); the table is then read under its alias `[t]`.
+ */
+export function sqlServerStatement(plan: TableQueryPlan, keyset?: SqlServerKeyset): SqlServerStatement {
+  const qualified = qualifiedName(SQLSERVER_DIALECT, plan.table.schema, plan.table.table);
+  const table = keyset ? `${qualified} AS ${SQLSERVER_TABLE_ALIAS}` : qualified;
+  let sql = buildSelect(SQLSERVER_DIALECT, table, plan.columns.map(sqlServerColumnExpression), plan.where);
+  const parameters = plan.where.params.map((bound, i) => sqlServerParameter(`p${i + 1}`, bound));
+  if (keyset) {
+    if (keyset.where !== '') sql += `${plan.where.sql === '' ? ' WHERE ' : ' AND '}${keyset.where}`;
+    sql += keyset.tail;
+    parameters.push(...keyset.parameters);
+  }
+  return { sql, parameters };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { CursorPosition } from '@fetcher/engine';
 
 /**
  * A job's `incremental` request: datasource -> table -> `{cursorField, tieBreaker?, after?, limit?,
- * nulls?}`, keyed like `mappedFields`. Stored and published as the client sent it (the Manager has
+ * nulls?, lag?}`, keyed like `mappedFields`. Stored and published as the client sent it (the Manager has
  * checked it); the planner checks it again against the live schema.
  */
 export type JobIncremental = Readonly<Record<string, Readonly<Record<string, unknown>>>>;

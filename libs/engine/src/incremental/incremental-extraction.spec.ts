@@ -90,6 +90,40 @@ describe('incremental extraction', () => {
     expect(result.cursors?.crm.events).toEqual({ value: '10', key: '2' });
   });
 
+  describe('lag', () => {
+    it('re-reads the window behind the cursor, late rows included, and reports the furthest position', async () => {
+      const { engine, template } = await world();
+      const first = await run(engine, request({ cursorField: 'ts' }));
+      expect(first.result.cursors?.crm.events).toEqual({ value: '20', key: '2' });
+      // Rows committed late: one inside the window (ts 15), one before it (ts 9), one new (ts 30).
+      template.behavior = { ...template.behavior, rows: { events: [...EVENTS, { id: 5, ts: 15 }, { id: 6, ts: 9 }, { id: 7, ts: 30 }], logs: [] } };
+      const second = await run(engine, request({ cursorField: 'ts', lag: 10, after: first.result.cursors?.crm.events }));
+      expect(second.rows).toEqual([{ id: 1, ts: 10 }, { id: 3, ts: 10 }, { id: 4, ts: 10 }, { id: 5, ts: 15 }, { id: 2, ts: 20 }, { id: 7, ts: 30 }]);
+      expect(second.result.cursors?.crm.events).toEqual({ value: '30', key: '7' });
+      expect(template.queries.at(-1)?.incremental?.events.from).toBe(10n);
+    });
+
+    it('keeps the given cursor when the window holds nothing past it, and measures date-times in seconds', async () => {
+      const { engine, template } = await world();
+      const after = { value: '2026-01-02T00:00:00.5Z', key: 2 };
+      const { rows, result } = await run(engine, request({ cursorField: 'at', lag: 86400.5, after }));
+      expect(rows.map((r) => r.id)).toEqual([1, 3, 2]);
+      expect(result.cursors?.crm.events).toEqual({ value: '2026-01-02T00:00:00.5Z', key: '2' });
+      expect(template.queries.at(-1)?.incremental?.events.from).toBe('2026-01-01T00:00:00Z');
+      // An empty window keeps the cursor too (rows on either side of it are gone).
+      template.behavior = { ...template.behavior, rows: { events: [], logs: [] } };
+      expect((await run(engine, request({ cursorField: 'at', lag: 1, after }))).result.cursors?.crm.events).toEqual({ value: '2026-01-02T00:00:00.5Z', key: '2' });
+    });
+
+    it('has no window without an after, and none inside the NULL cursors', async () => {
+      const { engine, template } = await world();
+      await run(engine, request({ cursorField: 'ts', lag: 5 }));
+      expect(template.queries.at(-1)?.incremental?.events.from).toBeUndefined();
+      await run(engine, request({ cursorField: 'maybe', nulls: 'first', lag: 5, after: { value: null, key: 1 } }));
+      expect(template.queries.at(-1)?.incremental?.events).not.toHaveProperty('from');
+    });
+  });
+
   describe('refusals', () => {
     const path = 'crm.events';
     it.each<[string, unknown, string]>([
@@ -107,7 +141,11 @@ describe('incremental extraction', () => {
       ['an after with extra keys', { cursorField: 'ts', after: { value: 1, key: 1, id: 2 } }, incrementalText(IncrementalText.afterInvalid, path)],
       ['a zero limit', { cursorField: 'ts', limit: 0 }, incrementalText(IncrementalText.limitInvalid, path)],
       ['a fractional limit', { cursorField: 'ts', limit: 1.5 }, incrementalText(IncrementalText.limitInvalid, path)],
-      ['an unknown key', { cursorField: 'ts', lag: 5 }, incrementalText(IncrementalText.invalid, path)],
+      ['an unknown key', { cursorField: 'ts', window: 5 }, incrementalText(IncrementalText.invalid, path)],
+      ['a negative lag', { cursorField: 'ts', lag: -1 }, incrementalText(IncrementalText.lagInvalid, path)],
+      ['a lag that is not a number', { cursorField: 'at', lag: 'PT5M' }, incrementalText(IncrementalText.lagInvalid, path)],
+      ['a fractional lag on an integer cursor', { cursorField: 'ts', lag: 0.5 }, incrementalText(IncrementalText.lagInvalid, path)],
+      ['a lag on a text cursor', { cursorField: 'code', lag: 1 }, incrementalText(IncrementalText.lagNotApplicable, `${path}.code`)],
       ['a blank cursor field', { cursorField: ' ' }, incrementalText(IncrementalText.invalid, path)],
       ['nulls "last"', { cursorField: 'maybe', nulls: 'last' }, incrementalText(IncrementalText.invalid, path)],
     ])('refuses %s', async (_name, incremental, message) => {
@@ -142,6 +180,7 @@ describe('incremental extraction', () => {
         edited({ ...spec, cursorKind: 'json' }),
         edited(spec, { events: ['id'] }),
         edited({ ...spec, limit: -1 }),
+        edited({ ...spec, lag: 'soon' }),
       ]) {
         await expect(engine.executeExtraction(bad as never)).rejects.toEqual(new EngineError('validation', ErrorText.invalidPlan));
       }
@@ -190,6 +229,8 @@ describe('incremental extraction', () => {
         [[{ table: 'events', row: { id: 1, ts: 5 } }, { table: 'events', row: { id: 2, ts: 5 } }], { cursorField: 'ts', limit: 1 }],
         [[{ table: 'events', row: { id: 1, ts: 'five' } }], { cursorField: 'ts' }],
         [[{ table: 'events', encoded: new TextEncoder().encode('{"id":1,"ts":5}'), rowCount: 1 }], { cursorField: 'ts' }],
+        // A row before a lag window's start: the connector ignored `from`.
+        [[{ table: 'events', row: { id: 1, ts: 2 } }], { cursorField: 'ts', after: { value: '5', key: '1' }, lag: 2 }],
       ];
       for (const [items, inc] of cases) {
         const planned = await plan(inc);

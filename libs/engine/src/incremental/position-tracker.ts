@@ -1,13 +1,13 @@
 /**
  * Follows one step's incremental tables as items stream by: the last position reached per table,
  * and the connector's side of the contract (strictly increasing positions, each after `after`, at
- * most `limit` rows). A broken promise fails the run rather than yield a cursor that would skip or
+ * most `limit` rows; with a `lag` window, every row at or past `from`). A broken promise fails the run rather than yield a cursor that would skip or
  * repeat rows in the next job.
  */
 import { EngineError, ErrorText, IncrementalText, incrementalText, type IncrementalRefusal } from '../errors';
 import type { CursorPosition, IncrementalQuery, JsonValue, QueryRequest } from '../models';
 import { isEncodedRows, type CursorItem } from '../ports';
-import { comparePositions, normaliseBound, toPosition, type Bounds } from './position';
+import { compareBound, comparePositions, normaliseBound, toPosition, type Bounds } from './position';
 
 interface TableTrack {
   readonly query: IncrementalQuery;
@@ -16,6 +16,8 @@ interface TableTrack {
   /** `last` came from a row, not from `after`. */
   seen: boolean;
   rows: number;
+  /** With a `lag` window: the position reported when no row passes it, so the chain never moves back. */
+  readonly floor: Bounds | undefined;
 }
 
 export class PositionTracker {
@@ -28,7 +30,16 @@ export class PositionTracker {
 
   constructor(configName: string, incremental: Readonly<Record<string, IncrementalQuery>>) {
     for (const [table, query] of Object.entries(incremental)) {
-      this.#tables.set(table, { query, path: `${configName}.${table}`, last: query.after, seen: false, rows: 0 });
+      // A window re-reads rows at or before `after`: order is checked from the first row on.
+      const windowed = query.from !== undefined;
+      this.#tables.set(table, {
+        query,
+        path: `${configName}.${table}`,
+        last: windowed ? undefined : query.after,
+        seen: false,
+        rows: 0,
+        floor: windowed ? query.after : undefined,
+      });
     }
   }
 
@@ -50,6 +61,9 @@ export class PositionTracker {
     }
     if (track.query.limit !== undefined && track.rows > track.query.limit) throw stepFailed();
     const position = this.#bounds(track, value, key);
+    const from = track.query.from;
+    // A row before the window (or a NULL cursor inside it) means the connector ignored `from`.
+    if (from !== undefined && (position.value === null || compareBound(track.query.cursorKind, position.value, from) < 0)) throw stepFailed();
     if (track.last !== undefined) {
       const order = comparePositions(track.query, track.last, position);
       // Two rows at one position: the tie-breaker is not unique. A row at `after` itself: the bound was ignored.
@@ -64,7 +78,8 @@ export class PositionTracker {
   positions(): Record<string, CursorPosition | null> {
     const out: Record<string, CursorPosition | null> = {};
     for (const [table, track] of this.#tables) {
-      Object.defineProperty(out, table, { value: track.last ? toPosition(track.last) : null, enumerable: true, writable: true, configurable: true });
+      const reached = reachedPosition(track);
+      Object.defineProperty(out, table, { value: reached ? toPosition(reached) : null, enumerable: true, writable: true, configurable: true });
     }
     return out;
   }
@@ -82,6 +97,13 @@ export class PositionTracker {
     if (valueBound === undefined) throw stepFailed();
     return { value: valueBound, key: keyBound };
   }
+}
+
+/** The last row's position, or the floor when the window held nothing past it. */
+function reachedPosition(track: TableTrack): Bounds | undefined {
+  const { last, floor } = track;
+  if (floor === undefined || last === undefined) return last ?? floor;
+  return comparePositions(track.query, last, floor) > 0 ? last : floor;
 }
 
 function refuse(reason: IncrementalRefusal, path: string): EngineError {

@@ -5,7 +5,7 @@
  */
 import { compareUtf8, encodeCanonicalRow } from '../canonical/encode';
 import type { ColumnInfo, ColumnKind, ConnectionDescriptor, IncrementalQuery, JsonValue, QueryRequest, Row, SchemaSnapshot } from '../models';
-import { comparePositions, normaliseBound, type Bounds } from '../incremental/position';
+import { compareBound, comparePositions, normaliseBound, type Bounds } from '../incremental/position';
 import { JsonNumber } from '../models';
 import type { Connector, CursorItem, EncodedPosition, RowCursor } from '../ports';
 import { cloneBehavior, type ConnectorBehavior } from './connector-behavior';
@@ -133,7 +133,8 @@ export class TemplateConnector implements Connector {
  * What a database does for an incremental query: the rows strictly after `after` in (cursor,
  * tie-breaker) order, at most `limit`. NULL cursors sort first with `nulls: "first"`, else last
  * (PostgreSQL's default for ascending order), and no NULL is after a value. A value that does
- * not fit its kind fails the query, as a database would refuse to compare it.
+ * not fit its kind fails the query, as a database would refuse to compare it. A `lag` window
+ * (`from`) takes instead every non-NULL cursor `>= from`.
  */
 function incrementalRows(rows: Iterable<Row>, query: IncrementalQuery): Row[] {
   const keyed: { row: Row; bounds: Bounds }[] = [];
@@ -147,8 +148,13 @@ function incrementalRows(rows: Iterable<Row>, query: IncrementalQuery): Row[] {
     else keyed.push({ row, bounds: { value, key } });
   }
   const after = query.after;
+  const from = query.from;
+  const inWindow = (bounds: Bounds): boolean => {
+    if (from !== undefined) return bounds.value !== null && compareBound(query.cursorKind, bounds.value, from) >= 0;
+    return after === undefined || comparePositions(query, bounds, after) > 0;
+  };
   const selected = keyed
-    .filter(({ bounds }) => after === undefined || comparePositions(query, bounds, after) > 0)
+    .filter(({ bounds }) => inWindow(bounds))
     .sort((a, b) => comparePositions(query, a.bounds, b.bounds))
     .map(({ row }) => row);
   const ordered = after === undefined ? [...selected, ...nullCursor] : selected;

@@ -1,5 +1,5 @@
 /**
- * `request.incremental` (config -> table -> {cursorField, tieBreaker?, after?, limit?, nulls?}),
+ * `request.incremental` (config -> table -> {cursorField, tieBreaker?, after?, limit?, nulls?, lag?}),
  * checked against the discovered schema. Unlike filters, a malformed level is refused, never
  * ignored: ignoring it would silently turn an incremental job into a full extraction.
  */
@@ -7,6 +7,8 @@ import { EngineError, IncrementalText, incrementalText, type IncrementalRefusal 
 import { compareUtf8 } from '../canonical/encode';
 import type { ColumnInfo, OrderableKind, PlannedIncremental, TableSchema } from '../models';
 import { isOrderableKind, positionBounds, toPosition } from '../incremental/position';
+import { acceptsLag, isValidLag } from '../incremental/lag-window';
+import { NUMERIC_TEXT } from './filter-values';
 import { getOwn, isNonBlankString, isPlainObject, isPositiveInteger, setOwn } from '../support/guards';
 import type { Selection } from './request-reader';
 
@@ -36,7 +38,7 @@ export class IncrementalRefusedError extends EngineError {
   }
 }
 
-const KEYS: ReadonlySet<string> = new Set(['cursorField', 'tieBreaker', 'after', 'limit', 'nulls']);
+const KEYS: ReadonlySet<string> = new Set(['cursorField', 'tieBreaker', 'after', 'limit', 'nulls', 'lag']);
 
 /** The shape checks that need no schema: run before any datasource is probed. */
 export function checkIncrementalShape(incremental: unknown, selection: Selection): void {
@@ -54,6 +56,7 @@ export function checkIncrementalShape(incremental: unknown, selection: Selection
       if (spec.tieBreaker !== undefined && !isNonBlankString(spec.tieBreaker)) throw refuse(IncrementalText.invalid, path);
       if (spec.nulls !== undefined && spec.nulls !== 'first') throw refuse(IncrementalText.invalid, path);
       if (spec.limit !== undefined && !isPositiveInteger(spec.limit)) throw refuse(IncrementalText.limitInvalid, path);
+      if (spec.lag !== undefined && !isLagShape(spec.lag)) throw refuse(IncrementalText.lagInvalid, path);
     }
   }
 }
@@ -98,7 +101,18 @@ function planTable(spec: Record<string, unknown>, path: TablePath, schema: Table
     planned.after = toPosition(bounds);
   }
   if (spec.limit !== undefined) planned.limit = spec.limit as number;
+  if (spec.lag !== undefined) {
+    if (!acceptsLag(cursorKind)) throw refuse(IncrementalText.lagNotApplicable, { ...path, field: cursorField });
+    if (!isValidLag(cursorKind, spec.lag)) throw refuse(IncrementalText.lagInvalid, path);
+    planned.lag = spec.lag as number | string;
+  }
   return planned;
+}
+
+/** Before the schema is known: a non-negative number or its numeric text (the unit comes later). */
+function isLagShape(lag: unknown): boolean {
+  if (typeof lag === 'number') return Number.isFinite(lag) && lag >= 0;
+  return typeof lag === 'string' && NUMERIC_TEXT.test(lag) && !lag.startsWith('-');
 }
 
 function column(schema: TableSchema | undefined, field: string): ColumnInfo | undefined {

@@ -7,6 +7,7 @@ import { EngineError, ErrorText } from '../errors';
 import { compareUtf8 } from '../canonical/encode';
 import type { ColumnKind, ExecutionMode, FilterCondition, IncrementalQuery, OrderableKind, QueryRequest, TenantContext } from '../models';
 import { ORDERABLE_KINDS, positionBounds } from '../incremental/position';
+import { isValidLag, windowStart } from '../incremental/lag-window';
 import type { Limits } from '../limits';
 import { capLimits } from '../limits';
 import { requireTenant } from '../tenant';
@@ -96,7 +97,7 @@ function readIncremental(value: unknown, fields: Readonly<Record<string, readonl
   for (const [table, spec] of Object.entries(value)) {
     const selected = getOwn(fields, table) as readonly string[] | undefined;
     if (!selected || !isPlainObject(spec)) throw invalidPlan();
-    const { cursorField, cursorKind, tieBreaker, tieBreakerKind, after, limit, nulls } = spec;
+    const { cursorField, cursorKind, tieBreaker, tieBreakerKind, after, limit, nulls, lag } = spec;
     if (typeof cursorField !== 'string' || typeof tieBreaker !== 'string') throw invalidPlan();
     if (!selected.includes(cursorField) || !selected.includes(tieBreaker)) throw invalidPlan();
     if (typeof cursorKind !== 'string' || !ORDERABLE_KINDS.has(cursorKind as ColumnKind)) throw invalidPlan();
@@ -116,6 +117,12 @@ function readIncremental(value: unknown, fields: Readonly<Record<string, readonl
       query.after = bounds;
     }
     if (limit !== undefined) query.limit = limit;
+    if (lag !== undefined) {
+      if (!isValidLag(query.cursorKind, lag)) throw invalidPlan();
+      // No window before the first position, nor inside the NULL cursors (all of them come first).
+      const start = query.after?.value == null ? undefined : windowStart(query.cursorKind, query.after.value, lag);
+      if (start !== undefined) query.from = start;
+    }
     setOwn(copy, table, query);
   }
   return Object.keys(copy).length > 0 ? copy : undefined;

@@ -28,7 +28,7 @@ export interface AmqpJobPublisherSettings {
 
 /** Why one publish attempt failed; never carries driver text. */
 export class PublishError extends Error {
-  constructor(readonly reason: 'not_connected' | 'circuit_open' | 'nacked' | 'unroutable' | 'confirm_timeout' | 'channel_failed') {
+  constructor(readonly reason: 'not_connected' | 'no_tenant' | 'circuit_open' | 'nacked' | 'unroutable' | 'confirm_timeout' | 'channel_failed') {
     super(`publish failed: ${reason}`);
     this.name = 'PublishError';
   }

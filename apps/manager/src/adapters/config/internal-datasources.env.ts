@@ -19,7 +19,8 @@ export class EnvInternalDatasources implements InternalDatasources {
   }
 }
 
-function toInternal(c: InternalDatasourceConfig): InternalDatasource {
+/** A datasource ready to list and dial; its id is UUIDv5 of `tenantId/configName` (tenant `""` in single-tenant mode). */
+export function toInternal(c: InternalDatasourceConfig, tenantId = ''): InternalDatasource {
   const descriptor: ConnectionDescriptor = {
     configName: c.configName,
     type: c.type,
@@ -33,7 +34,7 @@ function toInternal(c: InternalDatasourceConfig): InternalDatasource {
   Object.defineProperty(descriptor, 'hostAttributes', { value: Object.freeze({ metadata: c.metadata, internal: true }), enumerable: false });
   Object.defineProperty(descriptor, 'secrets', { value: Object.freeze({ ...(c.password ? { password: c.password } : {}), ...ssl }), enumerable: false });
   return Object.freeze({
-    id: uuidv5(`/${c.configName}`, INTERNAL_DATASOURCE_NAMESPACE),
+    id: uuidv5(`${tenantId}/${c.configName}`, INTERNAL_DATASOURCE_NAMESPACE),
     configName: c.configName,
     type: c.type,
     host: c.host,

@@ -20,6 +20,7 @@ export class EngineSchemaCheck implements SchemaCheck {
     tables: ReadonlyMap<string, readonly string[]>,
     signal?: AbortSignal,
     incremental?: Readonly<Record<string, unknown>>,
+    filterFields?: ReadonlyMap<string, readonly string[]>,
   ): Promise<SchemaProblem[]> {
     const ds = connection.configName;
     const type = parseDatasourceType(connection.descriptor.type);
@@ -33,6 +34,17 @@ export class EngineSchemaCheck implements SchemaCheck {
       for (const f of fields) set.add(oracle && f !== '*' ? f.toUpperCase() : f);
       fieldsByKey.set(key, set);
     }
+    // Filters of extracted tables only, as the Worker's planner checks them; named as the filter spelled the table.
+    const filterRequestedByKey = new Map<string, string[]>();
+    const filtersByKey = new Map<string, Set<string>>();
+    for (const [table, fields] of filterFields ?? []) {
+      const key = type ? normaliseTableKey(type, table) : table;
+      if (!fieldsByKey.has(key) || fields.length === 0) continue;
+      filterRequestedByKey.set(key, [...(filterRequestedByKey.get(key) ?? []), table]);
+      const set = filtersByKey.get(key) ?? new Set<string>();
+      for (const f of fields) set.add(oracle ? f.toUpperCase() : f);
+      filtersByKey.set(key, set);
+    }
     const keys = [...fieldsByKey.keys()];
     const scope = scopeFor(connection.descriptor.type, type === 'MONGODB' ? [] : keys.map((k) => splitTableKey(k).schema));
     const options = signal ? { signal } : undefined;
@@ -40,7 +52,7 @@ export class EngineSchemaCheck implements SchemaCheck {
     const report: SchemaValidationReport = await withSchemaScopes(new Map([[ds, scope]]), async () => {
       const validated = await this.engine.validateSchema(
         tenant,
-        { datasources: [{ configName: ds, tables: keys.map((k) => ({ name: k, fields: [...fieldsByKey.get(k)!] })) }] },
+        { datasources: [{ configName: ds, tables: keys.map((k) => ({ name: k, fields: [...fieldsByKey.get(k)!], filterFields: [...(filtersByKey.get(k) ?? [])] })) }] },
         options,
       );
       // The schema validation just cached (same scope), so this read costs no second discovery.
@@ -49,6 +61,7 @@ export class EngineSchemaCheck implements SchemaCheck {
     });
     if (snapshot && incremental) this.#checkIncremental(ds, type, fieldsByKey, incremental, snapshot, requestedByKey);
     const problems: SchemaProblem[] = [];
+    const missingSelected = new Set(report.failures.filter((f) => f.type === 'field_not_found').map((f) => `${f.table ?? ''}\u0000${f.field ?? ''}`));
     for (const failure of report.failures) {
       const requested = requestedByKey.get(failure.table ?? '') ?? [];
       if (failure.type === 'datasource_not_found') problems.push({ type: 'DATA_SOURCE_NOT_FOUND', dataSourceId: ds });
@@ -58,6 +71,13 @@ export class EngineSchemaCheck implements SchemaCheck {
         for (const table of requested) {
           const asSent = tables.get(table)?.find((f) => (oracle ? f.toUpperCase() : f) === failure.field) ?? failure.field ?? '';
           problems.push({ type: 'FIELD_NOT_FOUND', dataSourceId: ds, table, field: asSent });
+        }
+      } else if (failure.type === 'invalid_filter') {
+        // A field both selected and filtered on is reported once, as the selected field.
+        if (missingSelected.has(`${failure.table ?? ''}\u0000${failure.field ?? ''}`)) continue;
+        for (const table of filterRequestedByKey.get(failure.table ?? '') ?? []) {
+          const asSent = filterFields?.get(table)?.find((f) => (oracle ? f.toUpperCase() : f) === failure.field) ?? failure.field ?? '';
+          problems.push({ type: 'FIELD_NOT_FOUND', dataSourceId: ds, table, field: asSent, in: 'filters' });
         }
       }
     }

@@ -25,11 +25,12 @@ export class LimitedSchemaCheck implements SchemaCheck {
     tables: ReadonlyMap<string, readonly string[]>,
     signal?: AbortSignal,
     incremental?: Readonly<Record<string, unknown>>,
+    filterFields?: ReadonlyMap<string, readonly string[]>,
   ): Promise<SchemaProblem[]> {
     const release = await this.slots.acquire(dialSlotKey(tenant, connection), this.waitMs);
     if (!release) throw new EngineError('timeout', 'no dial slot came free for the schema check');
     try {
-      return await this.inner.check(tenant, connection, tables, signal, incremental);
+      return await this.inner.check(tenant, connection, tables, signal, incremental, filterFields);
     } finally {
       release();
     }

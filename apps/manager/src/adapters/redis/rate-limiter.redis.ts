@@ -1,10 +1,13 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import type { TenantContext } from '@fetcher/engine';
+import { MANAGER_CONFIG, type ManagerConfig } from '../../config/manager.config';
 import type { Redis } from 'ioredis';
 import { CLOCK, type Clock } from '../../ports/clock.port';
 import type { RateLimitDecision, RateLimiter } from '../../ports/rate-limiter.port';
 import { MemoryRateLimiter } from './memory-rate-limiter';
 import { REDIS_CLIENT, REDIS_KEY_PREFIX } from './redis.module';
 import { BUCKET, retryAfterSeconds } from './token-bucket';
+import { tenantKeyPrefix } from './tenant-keys';
 
 /**
  * One atomic step of the shared bucket: refill from Redis' own clock (replicas' clocks may
@@ -51,12 +54,14 @@ export class RedisRateLimiter implements RateLimiter {
     @Inject(REDIS_CLIENT) private readonly redis: Redis | null,
     @Inject(REDIS_KEY_PREFIX) private readonly prefix: string,
     @Inject(CLOCK) clock: Clock,
+    @Optional() @Inject(MANAGER_CONFIG) private readonly config?: Pick<ManagerConfig, 'tenancy'>,
   ) {
     this.fallback = new MemoryRateLimiter(clock);
   }
 
-  async take(key: string): Promise<RateLimitDecision> {
-    const fullKey = `${this.prefix}fetcher:ratelimit:test:${key}`;
+  /** In multi-tenant mode the bucket is the tenant's: `tenant:{id}:fetcher:ratelimit:test:{key}`. */
+  async take(key: string, tenant?: TenantContext): Promise<RateLimitDecision> {
+    const fullKey = `${this.prefix}${tenantKeyPrefix(this.config?.tenancy, tenant)}fetcher:ratelimit:test:${key}`;
     if (this.redis) {
       try {
         const [allowed, wait] = (await this.redis.eval(TAKE_TOKEN, 1, fullKey, BUCKET.capacity, BUCKET.refillIntervalMs, BUCKET.idleTtlMs)) as [number, number];

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { ColumnInfo, SchemaCache, SchemaSnapshot, TableSchema, TenantContext } from '@fetcher/engine';
 import type { Redis } from 'ioredis';
+import { tenantKeyPrefix } from './tenant-keys';
 import { MANAGER_CONFIG, type ManagerConfig } from '../../config/manager.config';
 import { requestedScope } from '../../engine/schema-scope';
 import { CLOCK, type Clock } from '../../ports/clock.port';
@@ -41,6 +42,7 @@ export class RedisSchemaCache implements SchemaCache, SchemaCacheInvalidator, On
   private readonly logger = new Logger(RedisSchemaCache.name);
   private readonly memory = new Map<string, Map<string, CachedSchema>>();
   private readonly ttlMs: number;
+  private readonly tenancy: ManagerConfig['tenancy'] | undefined;
   private redisHealthy: boolean;
   private timer?: NodeJS.Timeout;
 
@@ -51,6 +53,7 @@ export class RedisSchemaCache implements SchemaCache, SchemaCacheInvalidator, On
     @Inject(CLOCK) private readonly clock: Clock,
   ) {
     this.ttlMs = config.schemaCache.ttlSeconds * 1_000;
+    this.tenancy = config.tenancy;
     this.redisHealthy = redis !== null;
   }
 
@@ -95,10 +98,10 @@ export class RedisSchemaCache implements SchemaCache, SchemaCacheInvalidator, On
     } else this.logger.warn('schema cache: Redis unreachable, using the in-process cache');
   }
 
-  async getSchema(_tenant: TenantContext, configName: string): Promise<SchemaSnapshot | undefined> {
+  async getSchema(tenant: TenantContext, configName: string): Promise<SchemaSnapshot | undefined> {
     const scope = requestedScope(configName);
     if (!scope) return undefined;
-    const key = this.key(configName);
+    const key = this.key(tenant, configName);
     let entry: CachedSchema | undefined;
     if (this.redisHealthy && this.redis) {
       try {
@@ -117,7 +120,7 @@ export class RedisSchemaCache implements SchemaCache, SchemaCacheInvalidator, On
     };
   }
 
-  async putSchema(_tenant: TenantContext, snapshot: SchemaSnapshot): Promise<void> {
+  async putSchema(tenant: TenantContext, snapshot: SchemaSnapshot): Promise<void> {
     const scope = requestedScope(snapshot.configName);
     if (!scope) return;
     const now = this.clock.now();
@@ -128,7 +131,7 @@ export class RedisSchemaCache implements SchemaCache, SchemaCacheInvalidator, On
       cachedAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + this.ttlMs).toISOString(),
     };
-    const key = this.key(snapshot.configName);
+    const key = this.key(tenant, snapshot.configName);
     if (this.redisHealthy && this.redis) {
       try {
         await this.redis.multi().hset(key, scope.field, JSON.stringify(entry)).expire(key, Math.ceil(this.ttlMs / 1_000)).exec();
@@ -142,8 +145,8 @@ export class RedisSchemaCache implements SchemaCache, SchemaCacheInvalidator, On
     this.memory.set(key, fields);
   }
 
-  async invalidate(_tenant: TenantContext, configNames: readonly string[]): Promise<void> {
-    const keys = [...new Set(configNames)].map((n) => this.key(n));
+  async invalidate(tenant: TenantContext, configNames: readonly string[]): Promise<void> {
+    const keys = [...new Set(configNames)].map((n) => this.key(tenant, n));
     for (const key of keys) this.memory.delete(key);
     if (!this.redis || keys.length === 0) return;
     try {
@@ -154,8 +157,9 @@ export class RedisSchemaCache implements SchemaCache, SchemaCacheInvalidator, On
     }
   }
 
-  private key(configName: string): string {
-    return `${this.prefix}fetcher:schema:${configName}`;
+  /** `fetcher:schema:{configName}`, in multi-tenant mode under the tenant's `tenant:{id}:` (the memory layer uses the same keys). */
+  private key(tenant: TenantContext, configName: string): string {
+    return `${this.prefix}${tenantKeyPrefix(this.tenancy, tenant)}fetcher:schema:${configName}`;
   }
 
   private markUnhealthy(): void {

@@ -26,7 +26,7 @@ export class TestConnectionHandler implements ICommandHandler<TestConnectionComm
   ) {}
 
   async execute({ tenant, id }: TestConnectionCommand): Promise<TestConnectionResult> {
-    const decision = await this.limiter.take(id);
+    const decision = await this.limiter.take(id, tenant);
     if (!decision.allowed) throw Errors.rateLimited(decision.retryAfterSeconds);
     let found;
     try {

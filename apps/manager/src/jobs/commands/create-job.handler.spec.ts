@@ -352,18 +352,21 @@ describe(CreateJobHandler.name, () => {
       expect(schema.checked).toEqual([{ configName: 'pg-main', tables: ['transactions'], bounded: true, incremental: { 'public.transactions': cursor } }]);
     });
 
-    it('deduplicates on the incremental parameters: another after is another job, the same one the same job', async () => {
+    it('deduplicates on the incremental parameters: another after or a lag is another job, the same one the same job', async () => {
       const { run } = setup();
       const first = await run(withIncremental({ 'pg-main': { transactions: cursor } }));
       const full = await run();
       const next = await run(withIncremental({ 'pg-main': { transactions: { ...cursor, after: { value: '2026-01-02T00:00:00Z', key: '9' } } } }));
+      const lagged = await run(withIncremental({ 'pg-main': { transactions: { ...cursor, lag: 60 } } }));
       const again = await run(withIncremental({ 'pg-main': { transactions: cursor } }));
-      expect(new Set([first.job.id, full.job.id, next.job.id]).size).toBe(3);
+      expect(new Set([first.job.id, full.job.id, next.job.id, lagged.job.id]).size).toBe(4);
       expect(again).toMatchObject({ job: { id: first.job.id }, duplicate: true });
     });
 
     it.each([
-      ['an unknown key', { transactions: { cursorField: 'updated_at', lag: 5 } }, 'incremental request is invalid: pg-main.transactions'],
+      ['an unknown key', { transactions: { cursorField: 'updated_at', window: 5 } }, 'incremental request is invalid: pg-main.transactions'],
+      ['a negative lag', { transactions: { cursorField: 'updated_at', lag: -5 } }, `${IncrementalText.lagInvalid}: pg-main.transactions`],
+      ['a lag that is not a number', { transactions: { cursorField: 'updated_at', lag: '5 minutes' } }, `${IncrementalText.lagInvalid}: pg-main.transactions`],
       ['a blank cursor field', { transactions: { cursorField: ' ' } }, 'incremental request is invalid: pg-main.transactions'],
       ['a limit that is not a positive integer', { transactions: { cursorField: 'updated_at', limit: 0 } }, 'incremental limit must be a positive integer: pg-main.transactions'],
       ['a table the request does not map', { invoices: { cursorField: 'updated_at' } }, 'incremental table is not in mappedFields: pg-main.invoices'],
@@ -400,7 +403,7 @@ describe(CreateJobHandler.name, () => {
   });
 
   describe('tables and fields (the validate-schema report)', () => {
-    it('refuses a missing table or field of a stored connection with 422 FET-1060 and the report, storing nothing', async () => {
+    it('refuses a missing table or field of a stored connection with 400 FET-1060 naming them, with the report, storing nothing', async () => {
       const { run, schema, jobs, publisher } = setup();
       schema.problems.set('pg-main', [
         { type: 'FIELD_NOT_FOUND', dataSourceId: 'pg-main', table: 'transactions', field: 'colour' },
@@ -409,7 +412,12 @@ describe(CreateJobHandler.name, () => {
       const error = (await run(aJobRequest({ dataRequest: { mappedFields: { 'pg-main': { transactions: ['colour'], invoices: ['id'], empty: [] } } } })).catch(
         (e: unknown) => e,
       )) as AppError;
-      expect(error).toMatchObject({ code: 'FET-1060', title: 'Schema validation failed', message: 'Schema validation found inconsistencies.', category: 'unprocessable' });
+      expect(error).toMatchObject({
+        code: 'FET-1060',
+        title: 'Schema validation failed',
+        message: "Schema validation found inconsistencies: table 'pg-main.invoices' not found; field 'pg-main.transactions.colour' not found",
+        category: 'validation',
+      });
       expect(error.errors).toEqual([
         { type: 'TABLE_NOT_FOUND', dataSourceId: 'pg-main', table: 'invoices' },
         { type: 'FIELD_NOT_FOUND', dataSourceId: 'pg-main', table: 'transactions', field: 'colour' },
@@ -417,6 +425,40 @@ describe(CreateJobHandler.name, () => {
       expect(schema.checked).toEqual([{ configName: 'pg-main', tables: ['transactions', 'invoices'], bounded: true }]);
       expect(jobs.all(tenant)).toEqual([]);
       expect(publisher.published).toEqual([]);
+    });
+
+    it('checks the fields the filters name, and refuses a missing one as a filter field of its table', async () => {
+      const { run, schema, jobs } = setup();
+      schema.problems.set('pg-main', [{ type: 'FIELD_NOT_FOUND', dataSourceId: 'pg-main', table: 'public.transactions', field: 'tint', in: 'filters' }]);
+      const request = aJobRequest({
+        dataRequest: {
+          mappedFields: { 'pg-main': { transactions: ['id'], empty: [] } },
+          filters: { 'pg-main': { 'public.transactions': { tint: { eq: ['red'] }, amount: { gt: [1] } } } },
+        },
+      });
+      const error = (await run(request).catch((e: unknown) => e)) as AppError;
+      expect(error).toMatchObject({
+        code: 'FET-1060',
+        title: 'Schema validation failed',
+        message: "Schema validation found inconsistencies: filter field 'pg-main.public.transactions.tint' not found",
+        category: 'validation',
+      });
+      expect(error.errors).toEqual([{ type: 'FIELD_NOT_FOUND', dataSourceId: 'pg-main', table: 'public.transactions', field: 'tint', in: 'filters' }]);
+      expect(schema.checked).toEqual([
+        { configName: 'pg-main', tables: ['transactions'], bounded: true, filterFields: { 'public.transactions': ['tint', 'amount'] } },
+      ]);
+      expect(jobs.all(tenant)).toEqual([]);
+    });
+
+    it('names the first ten problems and counts the rest', async () => {
+      const { run, schema } = setup();
+      const fields = Array.from({ length: 12 }, (_, i) => `f${String(i).padStart(2, '0')}`);
+      schema.problems.set('pg-main', fields.map((field) => ({ type: 'FIELD_NOT_FOUND', dataSourceId: 'pg-main', table: 't', field })));
+      const error = (await run(aJobRequest({ dataRequest: { mappedFields: { 'pg-main': { t: fields } } } })).catch((e: unknown) => e)) as AppError;
+      expect(error.message).toBe(
+        `Schema validation found inconsistencies: ${fields.slice(0, 10).map((f) => `field 'pg-main.t.${f}' not found`).join('; ')}; and 2 more`,
+      );
+      expect(error.errors).toHaveLength(12);
     });
 
     it('accepts the job when the check cannot finish (budget spent, discovery failed): the Worker checks again', async () => {

@@ -68,7 +68,7 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
     checkFilters(mappedFields, request.filters, types);
     const incremental = checkIncremental(mappedFields, request.incremental, types);
     await step('job.connectivity-check', () => this.#checkConnectivity(tenant, connections));
-    await step('job.schema-check', () => this.#checkSchema(tenant, connections, mappedFields, incremental));
+    await step('job.schema-check', () => this.#checkSchema(tenant, connections, mappedFields, incremental, request.filters));
 
     const job = pendingJob(mappedFields, { ...request, incremental }, hash, this.clock.now());
     const existing = await step('job.insert', () => this.#insert(tenant, job));
@@ -111,17 +111,18 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
   }
 
   /**
-   * The validate-schema check of every stored connection, one after another: a table or field that
-   * does not exist is refused here with the validate-schema report (422 FET-1060) instead of a job
-   * that can only fail. A check that cannot finish within its budget (a slow discovery, a failure
-   * after the dial succeeded) proves nothing either way: the job is accepted and the Worker checks
-   * again. Internal datasources are skipped, as for the dial.
+   * The validate-schema check of every stored connection, one after another: a table, field or filter
+   * field that does not exist is refused here (400 FET-1060 naming them, with the validate-schema
+   * report) instead of a job that can only fail. A check that cannot finish within its budget (a slow
+   * discovery, a failure after the dial succeeded) proves nothing either way: the job is accepted and
+   * the Worker checks again. Internal datasources are skipped, as for the dial.
    */
   async #checkSchema(
     tenant: TenantContext,
     connections: readonly ResolvedConnection[],
     mappedFields: MappedFields,
     incremental: Job['incremental'],
+    filters: Job['filters'],
   ): Promise<void> {
     const problems: SchemaProblem[] = [];
     for (const connection of connections) {
@@ -130,14 +131,15 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
       const ownIncremental = incremental && Object.hasOwn(incremental, connection.configName) ? incremental[connection.configName] : undefined;
       try {
         const signal = AbortSignal.timeout(SCHEMA_CHECK_TIMEOUT_MS);
-        problems.push(...(await this.schema.check(tenant, connection, tables, signal, ownIncremental)));
+        const filterFields = filterFieldsOf(filters, connection.configName);
+        problems.push(...(await this.schema.check(tenant, connection, tables, signal, ownIncremental, filterFields)));
       } catch (error) {
         // The cursor cannot run on the table as it is: as certain as a missing field, so refused here.
         if (error instanceof IncrementalRefused) throw Errors.invalidIncremental(error.problem);
         this.#logger.warn(`schema check of '${connection.configName}' inconclusive, left to the Worker: ${describe(error)}`);
       }
     }
-    if (problems.length > 0) throw Errors.schemaValidationFailed(sortSchemaProblems(problems));
+    if (problems.length > 0) throw Errors.jobSchemaProblems(sortSchemaProblems(problems));
   }
 
   /**
@@ -160,6 +162,12 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
 
 function windowStart(now: Date): Date {
   return new Date(now.getTime() - DEDUP_WINDOW_MS);
+}
+
+/** Table (as sent) -> the field names its filters use, for one datasource (shapes were checked by `checkFilters`). */
+function filterFieldsOf(filters: Job['filters'], configName: string): Map<string, string[]> {
+  const byTable = filters && Object.hasOwn(filters, configName) ? filters[configName] : undefined;
+  return new Map(Object.entries(byTable ?? {}).map(([table, byField]) => [table, Object.keys(byField)]));
 }
 
 function checkOwnership(connections: readonly ResolvedConnection[], source: string): void {

@@ -68,7 +68,8 @@ export class DispatchSweep {
     private readonly jobs: JobRepository,
     private readonly publisher: JobPublisher,
     private readonly clock: Clock,
-    private readonly tenant: TenantContext,
+    /** The one tenant of single-tenant mode, or (multi-tenant) the tenants to sweep, asked at every pass. */
+    private readonly tenants: TenantContext | (() => Promise<readonly TenantContext[]>),
     private readonly settings: DispatchSweepSettings,
     private readonly republishedTotal: SweepMetrics,
     private readonly redispatchedTotal: SweepMetrics,
@@ -88,25 +89,47 @@ export class DispatchSweep {
     await this.#running;
   }
 
-  /** One pass: claims and handles up to one batch of undispatched jobs, then one of stale jobs, oldest first. */
+  /**
+   * One pass over every tenant: for each, up to one batch of undispatched jobs, then one of stale
+   * jobs, oldest first. One tenant failing (its database away) is logged and never stops the others.
+   */
   async sweepOnce(): Promise<SweepOutcome> {
+    if (typeof this.tenants !== 'function') return this.sweepTenant(this.tenants);
+    const total = { republished: 0, failed: 0, gaveUp: 0, redispatched: 0 };
+    for (const tenant of await this.tenants()) {
+      if (this.#stopped) break;
+      try {
+        const outcome = await this.sweepTenant(tenant);
+        total.republished += outcome.republished;
+        total.failed += outcome.failed;
+        total.gaveUp += outcome.gaveUp;
+        total.redispatched += outcome.redispatched;
+      } catch (error) {
+        this.logger.warn(`dispatch sweep of tenant ${tenant.tenantId} failed (${error instanceof Error ? error.name : 'error'})`);
+      }
+    }
+    return total;
+  }
+
+  /** One tenant's pass. */
+  async sweepTenant(tenant: TenantContext): Promise<SweepOutcome> {
     const outcome = { republished: 0, failed: 0, gaveUp: 0, redispatched: 0 };
     const lockMs = (this.settings.lockSec ?? 60) * 1000;
     const batch = this.settings.batchSize ?? 50;
     for (let i = 0; i < batch && !this.#stopped; i++) {
       const now = this.clock.now();
-      const job = await this.jobs.claimUndispatched(this.tenant, {
+      const job = await this.jobs.claimUndispatched(tenant, {
         createdBefore: new Date(now.getTime() - this.settings.minAgeSec * 1000),
         now,
         lockUntil: new Date(now.getTime() + lockMs),
       });
       if (!job) break;
       if (job.dispatchAttempts >= this.settings.maxAttempts) {
-        if (await this.#fail(job, gaveUpError(job.dispatchAttempts), now)) outcome.gaveUp++;
+        if (await this.#fail(tenant, job, gaveUpError(job.dispatchAttempts), now)) outcome.gaveUp++;
         this.logger.warn(`gave up dispatching job ${job.id} after ${job.dispatchAttempts} attempts`);
         continue;
       }
-      if (!(await this.#publish(job))) {
+      if (!(await this.#publish(tenant, job))) {
         outcome.failed++;
         continue;
       }
@@ -116,7 +139,7 @@ export class DispatchSweep {
     }
     for (let i = 0; i < batch && !this.#stopped; i++) {
       const now = this.clock.now();
-      const stale = await this.jobs.claimStale(this.tenant, {
+      const stale = await this.jobs.claimStale(tenant, {
         dispatchedBefore: new Date(now.getTime() - this.settings.redispatchAfterSec * 1000),
         now,
         lockUntil: new Date(now.getTime() + lockMs),
@@ -124,11 +147,11 @@ export class DispatchSweep {
       if (!stale) break;
       const { job, redispatches } = stale;
       if (redispatches >= this.settings.maxRedispatches) {
-        if (await this.#fail(job, notPickedUpError(redispatches + 1), now)) outcome.gaveUp++;
+        if (await this.#fail(tenant, job, notPickedUpError(redispatches + 1), now)) outcome.gaveUp++;
         this.logger.warn(`failed job ${job.id}: still pending after ${redispatches + 1} dispatches`);
         continue;
       }
-      if (!(await this.#publish(job))) {
+      if (!(await this.#publish(tenant, job))) {
         outcome.failed++;
         continue;
       }
@@ -140,20 +163,20 @@ export class DispatchSweep {
   }
 
   /** Same body and job id; the publisher signs it afresh, with a new request id for tracing. Confirmed: recorded. */
-  async #publish(job: Job): Promise<boolean> {
+  async #publish(tenant: TenantContext, job: Job): Promise<boolean> {
     try {
-      await this.publisher.publishExtractionRequested(this.tenant, job, uuidv7());
+      await this.publisher.publishExtractionRequested(tenant, job, uuidv7());
     } catch (error) {
       this.logger.warn(`publishing job ${job.id} failed (${error instanceof Error ? error.name : 'error'}); it stays claimed until the lock lapses`);
       return false;
     }
-    await this.jobs.markDispatched(this.tenant, job.id, this.clock.now());
+    await this.jobs.markDispatched(tenant, job.id, this.clock.now());
     return true;
   }
 
   /** Conditional on `pending`: a Worker that got a copy after all owns the job now. */
-  #fail(job: Job, error: string, at: Date): Promise<boolean> {
-    return this.jobs.markDispatchFailed(this.tenant, job.id, error, at, failedEventPayload(job, error));
+  #fail(tenant: TenantContext, job: Job, error: string, at: Date): Promise<boolean> {
+    return this.jobs.markDispatchFailed(tenant, job.id, error, at, failedEventPayload(job, error));
   }
 
   #schedule(): void {

@@ -18,6 +18,14 @@ export class IncrementalTableBody {
   limit?: number;
   @ApiPropertyOptional({ enum: ['first'], description: 'Required when the cursor column is nullable: rows with a NULL cursor are read first' })
   nulls?: 'first';
+  @ApiPropertyOptional({
+    oneOf: [{ type: 'number', minimum: 0 }, { type: 'string' }],
+    description:
+      'Re-read this far behind `after` for rows that commit late, in the cursor unit: a number for integer, decimal and float cursors, ' +
+      'whole days for a date, seconds (fractions allowed) for a date-time. Rows inside the window may be extracted again; not allowed on text, UUID or ObjectId cursors',
+    example: 300,
+  })
+  lag?: number | string;
 }
 
 export class DataRequestBody {
@@ -39,7 +47,7 @@ export class DataRequestBody {
 
   @ApiPropertyOptional({
     description:
-      'Incremental extraction, keyed like mappedFields: datasource -> table -> {cursorField, tieBreaker?, after?, limit?, nulls?}. ' +
+      'Incremental extraction, keyed like mappedFields: datasource -> table -> {cursorField, tieBreaker?, after?, limit?, nulls?, lag?}. ' +
       'Only rows after `after` in (cursorField, tieBreaker) order are extracted; the completed job reports `cursors`, which the next ' +
       "request's `after` accepts verbatim. tieBreaker defaults to the table's single-column primary key. Refusals: 400 FET-0418",
     type: 'object',

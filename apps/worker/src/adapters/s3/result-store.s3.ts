@@ -8,7 +8,7 @@ import {
   S3ServiceException,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
-import { type ReplayableBody, type ResultStore, ResultStoreRefused } from '../../ports/result-store.port';
+import { type ReplayableBody, type ResultStore, ResultStoreRefused, ResultStoreThrottled } from '../../ports/result-store.port';
 import { reopenBodyOnRetry } from './replayable-body';
 
 export interface S3Settings {
@@ -48,6 +48,34 @@ export function createS3Client(settings: S3Settings): S3Client {
 
 const UNSIGNED_OPERATIONS = new Set(['PutObjectCommand', 'UploadPartCommand']);
 
+/**
+ * A throttling answer (503 Slow Down, 429) left once the SDK stops retrying becomes
+ * `ResultStoreThrottled` with the answer's `Retry-After`, so the uploader waits as asked and the job
+ * can say why it failed. The SDK never retries a request whose body is a stream (PutObject and
+ * UploadPart from the spool): for those the first 503 lands here.
+ */
+async function throttled<T>(call: Promise<T>): Promise<T> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof S3ServiceException) {
+      const status = error.$metadata.httpStatusCode;
+      if (error.$retryable?.throttling === true || status === 503 || status === 429) throw new ResultStoreThrottled(retryAfterMs(error), { cause: error });
+    }
+    throw error;
+  }
+}
+
+/** `Retry-After` in seconds or as an HTTP date, in milliseconds from now; undefined when absent or unreadable. */
+export function retryAfterMs(error: S3ServiceException, now = Date.now()): number | undefined {
+  const headers = (error.$response as { headers?: Record<string, string | undefined> } | undefined)?.headers ?? {};
+  const value = Object.entries(headers).find(([name]) => name.toLowerCase() === 'retry-after')?.[1]?.trim();
+  if (!value) return undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
 /** Results in one bucket: octet-stream objects, no user metadata (expiry is the bucket's lifecycle rule). */
 export class S3ResultStore implements ResultStore {
   constructor(
@@ -56,24 +84,24 @@ export class S3ResultStore implements ResultStore {
   ) {}
 
   async putObject(key: string, body: Buffer): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: body.length, ContentType: 'application/octet-stream' }));
+    await throttled(this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: body.length, ContentType: 'application/octet-stream' })));
   }
 
   async putObjectFrom(key: string, body: ReplayableBody): Promise<void> {
     const command = new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body.open(), ContentLength: body.length, ContentType: 'application/octet-stream' });
     reopenBodyOnRetry(command, body);
-    await this.client.send(command);
+    await throttled(this.client.send(command));
   }
 
   async createMultipart(key: string): Promise<string> {
-    const out = await this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: 'application/octet-stream' }));
+    const out = await throttled(this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: 'application/octet-stream' })));
     if (!out.UploadId) throw new Error('object storage returned no upload id');
     return out.UploadId;
   }
 
   async uploadPart(key: string, uploadId: string, partNumber: number, body: Buffer): Promise<string> {
-    const out = await this.client.send(
-      new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body, ContentLength: body.length }),
+    const out = await throttled(
+      this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body, ContentLength: body.length })),
     );
     if (!out.ETag) throw new Error('object storage returned no part ETag');
     return out.ETag;
@@ -82,19 +110,21 @@ export class S3ResultStore implements ResultStore {
   async uploadPartFrom(key: string, uploadId: string, partNumber: number, body: ReplayableBody): Promise<string> {
     const command = new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body.open(), ContentLength: body.length });
     reopenBodyOnRetry(command, body);
-    const out = await this.client.send(command);
+    const out = await throttled(this.client.send(command));
     if (!out.ETag) throw new Error('object storage returned no part ETag');
     return out.ETag;
   }
 
   async completeMultipart(key: string, uploadId: string, parts: readonly { partNumber: number; etag: string }[]): Promise<void> {
-    await this.client.send(
-      new CompleteMultipartUploadCommand({
-        Bucket: this.bucket,
-        Key: key,
-        UploadId: uploadId,
-        MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
-      }),
+    await throttled(
+      this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: key,
+          UploadId: uploadId,
+          MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
+        }),
+      ),
     );
   }
 

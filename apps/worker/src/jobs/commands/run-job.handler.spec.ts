@@ -504,7 +504,7 @@ describe(RunJobHandler.name, () => {
     const jobId = randomUUID();
     jobs.add(jobId);
     expect(await sut.execute(message(jobId))).toEqual({ kind: 'refused', reason: 'engine_unavailable' });
-    expect(jobs.jobs.get(jobId)?.metadata.error).toBe('engine extraction: engine: [unavailable] failed to persist extraction result');
+    expect(jobs.jobs.get(jobId)?.metadata.error).toBe('engine extraction: engine: [unavailable] failed to persist extraction result: object storage unavailable');
     expect(results.objects.size).toBe(0);
     expect(readdirSync(spoolDir)).toEqual([]);
     expect(existsSync(spoolDir)).toBe(true);

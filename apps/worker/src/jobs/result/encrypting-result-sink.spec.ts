@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { ResultStoreRefused } from '../../ports/result-store.port';
 import { InMemoryResultStore } from '../../testing/in-memory-result-store';
 import { EncryptingResultSink } from './encrypting-result-sink';
+import { RESULT_SINK_TEXT } from './result-sink-error';
 
 const tenant = { tenantId: 'acme' };
 const keys = { externalHmac: randomBytes(32), storage: randomBytes(32) };
@@ -130,7 +131,7 @@ describe.each([
     await expect((async () => {
       for (let i = 0; i < data.length; i += 4096) await writer.write(data.subarray(i, i + 4096));
       await writer.close();
-    })()).rejects.toThrow('uploadPart failed');
+    })()).rejects.toThrow(RESULT_SINK_TEXT.storage_unavailable);
     await writer.abort(undefined as never);
     expect(store.objects.size).toBe(0);
     expect(store.uploads.size).toBe(0);
@@ -161,7 +162,7 @@ describe.each([
     store.failNext('putObject', 3);
     const writer = await sut.openResultStream(tenant, {});
     await writer.write(plaintext(10));
-    await expect(writer.close()).rejects.toThrow('putObject failed');
+    await expect(writer.close()).rejects.toThrow(RESULT_SINK_TEXT.storage_unavailable);
     expect(store.objects.size).toBe(0);
     expect(existsSync(spoolPath)).toBe(false);
   });

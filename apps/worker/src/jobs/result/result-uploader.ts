@@ -1,5 +1,6 @@
-import { type ResultStore, ResultStoreRefused } from '../../ports/result-store.port';
-import { type Sleep, withRetries } from './retry';
+import { type ResultStore, ResultStoreRefused, ResultStoreThrottled } from '../../ports/result-store.port';
+import { storageError } from './result-sink-error';
+import { MAX_RETRY_AFTER_MS, type Sleep, withRetries } from './retry';
 import type { SpoolFile } from './spool-file';
 
 export interface UploadTuning {
@@ -138,11 +139,22 @@ export class ResultUploader {
     this.#inFlight.add(tracked);
   }
 
-  #retry<T>(attempt: () => Promise<T>): Promise<T> {
-    return withRetries(attempt, this.#tuning.sleep, this.#tuning.backoffMs);
+  /** A store call with its retries; its last failure becomes a `ResultSinkError` (throttled, refused, unavailable). */
+  async #retry<T>(attempt: () => Promise<T>): Promise<T> {
+    try {
+      return await withRetries(attempt, this.#tuning.sleep, this.#tuning.backoffMs, honourRetryAfter);
+    } catch (error) {
+      throw storageError(error);
+    }
   }
 
   #throwIfFailed(): void {
     if (this.#failure) throw this.#failure.error;
   }
+}
+
+/** A throttled store's `Retry-After` (capped at `MAX_RETRY_AFTER_MS`) when it is longer than the planned backoff. */
+export function honourRetryAfter(error: unknown, plannedMs: number): number {
+  if (!(error instanceof ResultStoreThrottled) || error.retryAfterMs === undefined) return plannedMs;
+  return Math.max(plannedMs, Math.min(error.retryAfterMs, MAX_RETRY_AFTER_MS));
 }

@@ -2,6 +2,7 @@ import { mkdir, open, rm, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { Readable } from 'node:stream';
 import type { ReplayableBody } from '../../ports/result-store.port';
+import { spoolError } from './result-sink-error';
 
 /** Text buffered in memory before one write to the file. */
 const FLUSH_BYTES = 1 << 20;
@@ -35,10 +36,15 @@ export class SpoolFile {
     this.#handle = handle;
   }
 
+  /** Failures of this file's disk operations are `ResultSinkError`s (spool full, not writable, I/O). */
   static async create(path: string): Promise<SpoolFile> {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    // 'wx+' (read and write, exclusive): a file left behind under the same name is never appended to.
-    return new SpoolFile(path, await open(path, 'wx+', 0o600));
+    try {
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+      // 'wx+' (read and write, exclusive): a file left behind under the same name is never appended to.
+      return new SpoolFile(path, await open(path, 'wx+', 0o600));
+    } catch (error) {
+      throw spoolError(error);
+    }
   }
 
   /** Bytes written so far, flushed or not. */
@@ -69,9 +75,13 @@ export class SpoolFile {
     this.#pendingBytes = 0;
     const handle = this.#open();
     let written = 0;
-    while (written < data.length) {
-      const { bytesWritten } = await handle.write(data, written, data.length - written, this.#flushed + written);
-      written += bytesWritten;
+    try {
+      while (written < data.length) {
+        const { bytesWritten } = await handle.write(data, written, data.length - written, this.#flushed + written);
+        written += bytesWritten;
+      }
+    } catch (error) {
+      throw spoolError(error);
     }
     this.#flushed += data.length;
   }
@@ -87,8 +97,13 @@ export class SpoolFile {
     const buffer = target.subarray(0, length);
     let done = 0;
     while (done < length) {
-      const { bytesRead } = await this.#open().read(buffer, done, length - done, start + done);
-      if (bytesRead === 0) throw new Error('spool file is shorter than expected');
+      let bytesRead: number;
+      try {
+        ({ bytesRead } = await this.#open().read(buffer, done, length - done, start + done));
+      } catch (error) {
+        throw spoolError(error);
+      }
+      if (bytesRead === 0) throw spoolError(new Error('spool file is shorter than expected'));
       done += bytesRead;
     }
     return buffer;

@@ -349,6 +349,8 @@ describe('the Helm chart k8s/helm/fetcher', () => {
       [['multiTenant.jwt.publicKey=bm90IGEga2V5'], 'multiTenant.jwt.publicKey (MULTI_TENANT_JWT_PUBLIC_KEY) must be a base64-encoded PEM public key'],
       [['multiTenant.jwt.publicKey=LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t'], 'must be a base64-encoded PEM public key (-----BEGIN PUBLIC KEY-----)'],
       [['multiTenant.url=http://tm:8080', 'multiTenant.allowInsecureHttp=true'], 'multiTenant.url (MULTI_TENANT_URL) must use TLS when config.deploymentMode=saas'],
+      [['config.mongo.scheme=mongodb', 'config.mongo.parameters=retryWrites=true'], 'config.mongo.scheme=mongodb+srv or config.mongo.parameters tls=true is required when config.deploymentMode=saas'],
+      [['config.rabbitmq.scheme=amqp'], 'config.rabbitmq.scheme must be amqps when config.deploymentMode=saas'],
     ])('refuses a bad token key or a plain-text tenant-manager in SaaS mode (%s)', (sets, message) => {
       expect(() => renderChart([MT], sets)).toThrow(message);
     });

@@ -199,6 +199,13 @@ ENV_NAME, the token key source and algorithms), so an operator learns at `helm t
 {{- if not $mt.redis.tls -}}
 {{- fail "multiTenant.redis.tls (MULTI_TENANT_REDIS_TLS) must be true when config.deploymentMode=saas" -}}
 {{- end -}}
+{{- /* The services still apply the SaaS TLS rule to MONGO_URI/MONGO_PARAMETERS and RABBITMQ_URI in this mode. */ -}}
+{{- if not (or (eq .Values.config.mongo.scheme "mongodb+srv") (regexMatch "(^|&)(tls|ssl)=(?i)(true|1)(&|$)" (toString .Values.config.mongo.parameters))) -}}
+{{- fail "config.mongo.scheme=mongodb+srv or config.mongo.parameters tls=true is required when config.deploymentMode=saas, also in multi-tenant mode: the services check MONGO_URI/MONGO_PARAMETERS for TLS" -}}
+{{- end -}}
+{{- if ne .Values.config.rabbitmq.scheme "amqps" -}}
+{{- fail "config.rabbitmq.scheme must be amqps when config.deploymentMode=saas, also in multi-tenant mode: the services check RABBITMQ_URI for TLS" -}}
+{{- end -}}
 {{- if and .Values.manager.enabled (regexMatch "^(?i)http://" (toString $mt.jwt.jwksUrl)) -}}
 {{- fail "multiTenant.jwt.jwksUrl (MULTI_TENANT_JWKS_URL) must use TLS when config.deploymentMode=saas" -}}
 {{- end -}}

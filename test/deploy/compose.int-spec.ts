@@ -12,13 +12,20 @@ import { join } from 'node:path';
 import { connect, type ChannelModel } from 'amqplib';
 import { parse } from 'yaml';
 import { assertFetcherTopology, deriveSubKeys, FETCHER_TOPOLOGY, sealEnvelope } from '@fetcher/platform';
+import { readTenantsFile, startTenantManagerTestServer, type TenantManagerTestServer } from '@fetcher/tenant-manager-test-server';
 
 const ROOT = join(__dirname, '..', '..');
 const COMPOSE_FILE = join(ROOT, 'docker', 'compose.yaml');
 const DEFINITIONS_FILE = join(ROOT, 'docker', 'rabbitmq', 'definitions.json');
 const WORK_QUEUE = 'fetcher.extract-external-data.queue';
+const TENANTS_FILE = join(ROOT, 'docker', 'multi-tenant', 'tenants.json');
+/** The services of the `multi-tenant` profile: they start only with `--profile multi-tenant`. */
+const MT_SERVICES = ['manager-mt', 'tenant-manager', 'tenant-provision', 'worker-mt'];
 
 interface ComposeService {
+  profiles?: string[];
+  command?: string[];
+  ports?: string[];
   image?: string;
   build?: { target?: string };
   environment?: Record<string, string>;
@@ -102,7 +109,7 @@ describe('docker/compose.yaml', () => {
   });
 
   it('runs every dependency, the init steps and the two sample datasources', () => {
-    expect(Object.keys(services).sort()).toEqual(
+    expect(Object.keys(services).filter((name) => !services[name].profiles).sort()).toEqual(
       ['manager', 'minio', 'minio-init', 'mongo', 'mongo-init', 'rabbitmq', 'sample-mysql', 'sample-postgres', 'valkey', 'worker'].sort(),
     );
     expect(services.mongo.image).toMatch(/^mongo:7/);
@@ -184,6 +191,103 @@ describe('docker/compose.yaml', () => {
       routing_key: FETCHER_TOPOLOGY.deadLetterRoutingKey,
     }));
     expect(services.manager.environment?.RABBITMQ_DEFAULT_USER).toBe(definitions.users[0].name);
+  });
+});
+
+describe('the multi-tenant profile of docker/compose.yaml', () => {
+  let work: string;
+  let services: Record<string, ComposeService>;
+  let server: TenantManagerTestServer | undefined;
+
+  function compose(args: string[]) {
+    return spawnSync(dockerCompose(), ['--env-file', join(work, 'empty.env'), '-f', COMPOSE_FILE, ...args], {
+      cwd: work,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: work, APP_ENC_KEY: randomBytes(32).toString('base64') },
+    });
+  }
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'fetcher-compose-mt-'));
+    writeFileSync(join(work, 'empty.env'), '');
+    const rendered = compose(['--profile', 'multi-tenant', 'config']);
+    if (rendered.status !== 0) throw new Error(`docker-compose config failed: ${rendered.stderr}`);
+    services = (parse(rendered.stdout) as { services: Record<string, ComposeService> }).services;
+  });
+
+  afterAll(async () => {
+    await server?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('passes `docker-compose --profile multi-tenant config -q`, and keeps its services out of a plain `up`', () => {
+    const result = compose(['--profile', 'multi-tenant', 'config', '-q']);
+    expect(result.stderr).toBe('');
+    expect(result.status).toBe(0);
+    expect(Object.keys(services).filter((name) => services[name].profiles?.includes('multi-tenant')).sort()).toEqual(MT_SERVICES);
+    // Published on their own host ports, beside the single-tenant pair.
+    const published = Object.values(services).flatMap((service) => (service.ports ?? []).map(String));
+    expect(new Set(published).size).toBe(published.length);
+  });
+
+  it('runs the Manager and the Worker in multi-tenant mode against the tenant-manager test server', () => {
+    const file = JSON.parse(readFileSync(TENANTS_FILE, 'utf8')) as { apiKey: string };
+    const command = services['tenant-manager'].command ?? [];
+    expect(command.slice(0, 3)).toEqual(['npm', 'run', 'tenant-manager:test-server']);
+    const port = command[command.indexOf('--port') + 1];
+    expect(command[command.indexOf('--host') + 1]).toBe('0.0.0.0');
+    expect(JSON.stringify(services['tenant-manager'].volumes)).toContain(command[command.indexOf('--tenants') + 1]);
+    for (const app of ['manager-mt', 'worker-mt']) {
+      const env = services[app].environment ?? {};
+      expect(env).toMatchObject({
+        MULTI_TENANT_ENABLED: 'true',
+        ENV_NAME: 'staging',
+        MULTI_TENANT_URL: `http://tenant-manager:${port}`,
+        MULTI_TENANT_ALLOW_INSECURE_HTTP: 'true',
+        MULTI_TENANT_SERVICE_API_KEY: file.apiKey,
+        MONGO_NAME: 'fetcher',
+      });
+      expect(Object.keys(services)).toContain(env.MULTI_TENANT_REDIS_HOST);
+      expect(services[app].depends_on).toMatchObject({
+        'tenant-manager': { condition: 'service_healthy' },
+        'tenant-provision': { condition: 'service_completed_successfully' },
+      });
+      expect(services[app].read_only).toBe(true);
+    }
+    expect(services['manager-mt'].environment).toHaveProperty('MULTI_TENANT_JWT_PUBLIC_KEY');
+    expect(services['worker-mt'].environment?.RESULT_SPOOL_DIR).toBe('/var/spool/fetcher');
+    expect(services['tenant-provision'].depends_on).toMatchObject({ rabbitmq: { condition: 'service_healthy' }, 'mongo-init': { condition: 'service_completed_successfully' } });
+  });
+
+  it('has a tenants file with two active tenants on their own vhost and database, in this file\'s MongoDB and RabbitMQ', async () => {
+    const tenants = await readTenantsFile(TENANTS_FILE);
+    const common = services['manager-mt'].environment ?? {};
+    const active = Object.entries(tenants.tenants).filter(([, tenant]) => tenant.status === 'active');
+    expect(active.map(([id]) => id)).toEqual(['tenant-a', 'tenant-b']);
+    const seen = { vhosts: new Set<string>(), databases: new Set<string>() };
+    for (const [, tenant] of active) {
+      const fetcher = tenant.services.fetcher as { databases: { fetcher: { mongodb: { uri: string; database: string } } }; messaging: { rabbitmq: Record<string, string | number> } };
+      const mongo = fetcher.databases.fetcher.mongodb;
+      const rabbitmq = fetcher.messaging.rabbitmq;
+      expect(Object.keys(services)).toContain(new URL(mongo.uri).hostname);
+      expect(Object.keys(services)).toContain(rabbitmq.host);
+      // The broker user of definitions.json, with the password the single-tenant apps use.
+      expect([rabbitmq.username, rabbitmq.password]).toEqual([common.RABBITMQ_DEFAULT_USER, common.RABBITMQ_DEFAULT_PASS]);
+      seen.vhosts.add(String(rabbitmq.vhost));
+      seen.databases.add(mongo.database);
+    }
+    expect(seen.vhosts.size).toBe(2);
+    expect(seen.databases.size).toBe(2);
+    expect([...seen.vhosts]).not.toContain('/');
+
+    // The test server serves the file as the services will read it.
+    server = await startTenantManagerTestServer({ tenants });
+    const get = (path: string) => fetch(`${server!.url}${path}`, { headers: { 'x-api-key': tenants.apiKey } });
+    const list = await get('/v1/tenants/active?service=fetcher');
+    expect(list.status).toBe(200);
+    expect(((await list.json()) as { id: string }[]).map((t) => t.id).sort()).toEqual(['tenant-a', 'tenant-b']);
+    const config = await get('/v1/tenants/tenant-a/associations/fetcher/connections');
+    expect(((await config.json()) as { messaging: { rabbitmq: { vhost: string } } }).messaging.rabbitmq.vhost).toBe('tenant-a');
   });
 });
 

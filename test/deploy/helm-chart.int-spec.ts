@@ -14,6 +14,7 @@ const MATRIX: [string, string[]][] = [
   ['KEDA on', [join(CI, 'keda-values.yaml')]],
   ['ingress on', [join(CI, 'ingress-values.yaml')]],
   ['existing secret', [join(CI, 'existing-secret-values.yaml')]],
+  ['multi-tenant', [join(CI, 'multi-tenant-values.yaml')]],
 ];
 
 /** Names an app may only receive from the Secret. The chart refuses them as plain values. */
@@ -96,6 +97,7 @@ describe('the Helm chart k8s/helm/fetcher', () => {
         'KEDA on': ['ScaledObject/worker', 'ServiceMonitor/manager', 'ServiceMonitor/worker', 'TriggerAuthentication/worker'],
         'ingress on': ['HorizontalPodAutoscaler/manager', 'HorizontalPodAutoscaler/worker', 'Ingress/manager'],
         'existing secret': ['HorizontalPodAutoscaler/worker'],
+        'multi-tenant': ['HorizontalPodAutoscaler/worker'],
       };
       expect(kinds(objects)).toEqual([...always, ...extra[name]].sort());
     });
@@ -150,7 +152,12 @@ describe('the Helm chart k8s/helm/fetcher', () => {
       for (const component of ['manager', 'worker']) {
         const container = one(objects, 'Deployment', component).spec.template.spec.containers[0];
         expect(container.envFrom).toContainEqual({ secretRef: { name: secretName } });
-        expect(container.env).toBeUndefined();
+        // The only explicit variable: the tenant-manager API key, by reference to its Secret key.
+        if (name === 'multi-tenant') {
+          expect(container.env).toEqual([{ name: 'MULTI_TENANT_SERVICE_API_KEY', valueFrom: { secretKeyRef: { name: 'fetcher-tenant-manager', key: 'api-key' } } }]);
+        } else {
+          expect(container.env).toBeUndefined();
+        }
       }
     });
 
@@ -233,6 +240,123 @@ describe('the Helm chart k8s/helm/fetcher', () => {
     it('scrapes /metrics on each app\'s own port', () => {
       expect(one(objects, 'ServiceMonitor', 'manager').spec.endpoints).toEqual([expect.objectContaining({ port: 'http', path: '/metrics' })]);
       expect(one(objects, 'ServiceMonitor', 'worker').spec.endpoints).toEqual([expect.objectContaining({ port: 'health', path: '/metrics' })]);
+    });
+  });
+
+  describe('in multi-tenant mode', () => {
+    const MT = join(CI, 'multi-tenant-values.yaml');
+    const env = (objects: K8sObject[], app: string) => envOf(objects, one(objects, 'Deployment', app));
+    /** A minimal multi-tenant install: what the services need and nothing more. */
+    const MINIMAL = ['config.envName=staging', 'multiTenant.enabled=true', 'multiTenant.url=https://tm.example', 'multiTenant.redis.host=events', 'multiTenant.jwt.jwksUrl=https://auth.example/jwks.json'];
+
+    it('renders the MULTI_TENANT_* settings into both apps, the token settings only into the Manager', () => {
+      const objects = renderChart([MT]);
+      const values = (parse(readFileSync(MT, 'utf8')) as Record<string, Loose>).multiTenant;
+      for (const app of ['manager', 'worker']) {
+        expect(env(objects, app)).toMatchObject({
+          ENV_NAME: 'production',
+          MULTI_TENANT_ENABLED: 'true',
+          MULTI_TENANT_URL: 'https://tenant-manager.platform.svc.cluster.local',
+          MULTI_TENANT_ALLOW_INSECURE_HTTP: 'false',
+          MULTI_TENANT_REDIS_HOST: 'tenant-events.platform.svc.cluster.local',
+          MULTI_TENANT_REDIS_PORT: '6380',
+          MULTI_TENANT_REDIS_TLS: 'true',
+          MULTI_TENANT_MAX_TENANT_POOLS: '8',
+          MULTI_TENANT_IDLE_TIMEOUT_SEC: '300',
+          MULTI_TENANT_CACHE_TTL_SEC: '120',
+          MULTI_TENANT_TIMEOUT: '30',
+          MULTI_TENANT_CIRCUIT_BREAKER_THRESHOLD: '5',
+          MULTI_TENANT_CIRCUIT_BREAKER_TIMEOUT_SEC: '30',
+          HOST_SAFETY_ALLOW_PRIVATE: 'false',
+          MONGO_NAME: 'fetcher',
+        });
+        expect(env(objects, app).MULTI_TENANT_SERVICE_API_KEY).toBeUndefined();
+      }
+      expect(env(objects, 'manager')).toMatchObject({
+        MULTI_TENANT_JWT_PUBLIC_KEY: values.jwt.publicKey,
+        MULTI_TENANT_JWT_ALGORITHMS: 'ES256',
+        MULTI_TENANT_JWT_ISSUER: 'https://auth.example.com',
+        MULTI_TENANT_JWT_AUDIENCE: 'fetcher',
+      });
+      expect(env(objects, 'manager').MULTI_TENANT_JWKS_URL).toBeUndefined();
+      expect(Object.keys(env(objects, 'worker')).filter((key) => key.startsWith('MULTI_TENANT_JWT') || key === 'MULTI_TENANT_JWKS_URL')).toEqual([]);
+      expect(env(objects, 'worker').MULTI_TENANT_RECONCILE_INTERVAL_SEC).toBe('60');
+      expect(env(objects, 'manager').MULTI_TENANT_RECONCILE_INTERVAL_SEC).toBeUndefined();
+    });
+
+    it('needs no single-tenant MongoDB or RabbitMQ address: their hosts and ports are not rendered', () => {
+      const objects = renderChart([], [...MINIMAL, 'config.mongo.host=', 'config.rabbitmq.host=']);
+      for (const app of ['manager', 'worker']) {
+        for (const key of ['MONGO_HOST', 'MONGO_PORT', 'RABBITMQ_HOST', 'RABBITMQ_PORT_AMQP']) expect(env(objects, app)[key]).toBeUndefined();
+        expect(env(objects, app).RABBITMQ_FETCHER_WORK_QUEUE).toBe('fetcher.extract-external-data.queue');
+      }
+      expect(env(objects, 'manager')).toMatchObject({ MULTI_TENANT_JWKS_URL: 'https://auth.example/jwks.json', MULTI_TENANT_JWT_ALGORITHMS: 'RS256,ES256' });
+      expect(env(objects, 'manager').MULTI_TENANT_JWT_ISSUER).toBeUndefined();
+      expect(env(objects, 'manager').MULTI_TENANT_JWT_AUDIENCE).toBeUndefined();
+      // The API key defaults to the chart's Secret, still by explicit reference.
+      expect(one(objects, 'Deployment', 'worker').spec.template.spec.containers[0].env)
+        .toEqual([{ name: 'MULTI_TENANT_SERVICE_API_KEY', valueFrom: { secretKeyRef: { name: 'fetcher-secrets', key: 'MULTI_TENANT_SERVICE_API_KEY' } } }]);
+      for (const object of objects) validateObject(object);
+    });
+
+    it('allows an http tenant-manager only with the explicit opt-in', () => {
+      expect(() => renderChart([], [...MINIMAL, 'multiTenant.url=http://tm:8080'])).toThrow('multiTenant.url (MULTI_TENANT_URL) must use https (set multiTenant.allowInsecureHttp=true to allow http)');
+      const objects = renderChart([], [...MINIMAL, 'multiTenant.url=http://tm:8080', 'multiTenant.allowInsecureHttp=true']);
+      expect(env(objects, 'worker')).toMatchObject({ MULTI_TENANT_URL: 'http://tm:8080', MULTI_TENANT_ALLOW_INSECURE_HTTP: 'true' });
+    });
+
+    it('still needs the MongoDB and RabbitMQ hosts in single-tenant mode', () => {
+      expect(() => renderChart([], ['config.mongo.host='])).toThrow('config.mongo.host (MONGO_HOST) is required unless multiTenant.enabled is true');
+      expect(() => renderChart([], ['config.rabbitmq.host='])).toThrow('config.rabbitmq.host (RABBITMQ_HOST) is required unless multiTenant.enabled is true');
+    });
+
+    it('renders nothing multi-tenant while it is off', () => {
+      const objects = renderChart([]);
+      for (const app of ['manager', 'worker']) {
+        expect(Object.keys(env(objects, app)).filter((key) => key.startsWith('MULTI_TENANT_'))).toEqual([]);
+        expect(env(objects, app)).toMatchObject({ MONGO_HOST: 'mongodb', RABBITMQ_HOST: 'rabbitmq', HOST_SAFETY_ALLOW_PRIVATE: 'true' });
+      }
+    });
+
+    it('leaves the token settings out when only the Worker is deployed', () => {
+      const objects = renderChart([], [...MINIMAL, 'multiTenant.jwt.jwksUrl=', 'manager.enabled=false']);
+      expect(env(objects, 'worker').MULTI_TENANT_ENABLED).toBe('true');
+      expect(find(objects, 'Deployment', 'manager')).toEqual([]);
+    });
+
+    it.each([
+      ['multiTenant.enabled=true', 'multiTenant.url (MULTI_TENANT_URL) is required when multiTenant.enabled is true'],
+      ['multiTenant.url=', 'multiTenant.url (MULTI_TENANT_URL) is required when multiTenant.enabled is true'],
+      ['multiTenant.url=tm.example', 'multiTenant.url (MULTI_TENANT_URL) must be an http(s) URL'],
+      ['multiTenant.apiKeySecret.key=', 'multiTenant.apiKeySecret.key is required when multiTenant.enabled is true'],
+      ['multiTenant.redis.host=', 'multiTenant.redis.host (MULTI_TENANT_REDIS_HOST) is required when multiTenant.enabled is true'],
+      ['config.envName=dev', 'config.envName (ENV_NAME) must be staging or production when multiTenant.enabled is true: it names the tenant event channel'],
+      ['config.envName=production-eu', 'config.envName (ENV_NAME) must be staging or production'],
+      ['multiTenant.jwt.jwksUrl=', 'multiTenant.jwt.jwksUrl (MULTI_TENANT_JWKS_URL) or multiTenant.jwt.publicKey (MULTI_TENANT_JWT_PUBLIC_KEY) is required'],
+      ['multiTenant.jwt.publicKey=LS0tLS1CRUdJTiBQVUJMSUMgS0VZLS0tLS0=', 'must not be set together with multiTenant.jwt.jwksUrl: choose one key source'],
+      ['multiTenant.jwt.algorithms={RS256,HS256}', 'multiTenant.jwt.algorithms must not contain none or an HMAC algorithm'],
+      ['multiTenant.jwt.algorithms={none}', 'multiTenant.jwt.algorithms must not contain none or an HMAC algorithm'],
+      ['worker.keda.enabled=true', 'worker.keda.enabled must be false when multiTenant.enabled is true'],
+      ['config.extraEnv.MULTI_TENANT_REDIS_CA_CERT=pem', 'config.extraEnv.MULTI_TENANT_REDIS_CA_CERT: set multi-tenant mode with the multiTenant.* values instead (a custom CA is not supported'],
+      ['worker.extraEnv.MULTI_TENANT_URL=https://other', 'worker.extraEnv.MULTI_TENANT_URL: set multi-tenant mode with the multiTenant.* values instead'],
+      ['config.deploymentMode=saas', 'multiTenant.redis.tls (MULTI_TENANT_REDIS_TLS) must be true when config.deploymentMode=saas'],
+    ])('refuses at render time what the services refuse at startup (%s)', (pair, message) => {
+      const sets = pair === 'multiTenant.enabled=true' ? [pair] : [...MINIMAL, pair];
+      expect(() => renderChart([], sets)).toThrow(message);
+    });
+
+    it.each([
+      [['multiTenant.jwt.publicKey=bm90IGEga2V5'], 'multiTenant.jwt.publicKey (MULTI_TENANT_JWT_PUBLIC_KEY) must be a base64-encoded PEM public key'],
+      [['multiTenant.jwt.publicKey=LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0t'], 'must be a base64-encoded PEM public key (-----BEGIN PUBLIC KEY-----)'],
+      [['multiTenant.url=http://tm:8080', 'multiTenant.allowInsecureHttp=true'], 'multiTenant.url (MULTI_TENANT_URL) must use TLS when config.deploymentMode=saas'],
+      [['config.mongo.scheme=mongodb', 'config.mongo.parameters=retryWrites=true'], 'config.mongo.scheme=mongodb+srv or config.mongo.parameters tls=true is required when config.deploymentMode=saas'],
+      [['config.rabbitmq.scheme=amqp'], 'config.rabbitmq.scheme must be amqps when config.deploymentMode=saas'],
+    ])('refuses a bad token key or a plain-text tenant-manager in SaaS mode (%s)', (sets, message) => {
+      expect(() => renderChart([MT], sets)).toThrow(message);
+    });
+
+    it('refuses a multi-tenant value the schema does not know', () => {
+      expect(() => renderChart([MT], ['multiTenant.apiKey=inline'])).toThrow('values don\'t meet the specifications of the schema');
     });
   });
 

@@ -70,6 +70,10 @@ describe(createConnectorRegistry.name, () => {
     expect(lookups).toEqual([]);
   });
 
+  it.each(TYPES)('builds a %s connector that declares incremental support (the engine refuses incremental tables otherwise)', (type) => {
+    expect(sut.connector(type)!.build(VALID[type]).supportsIncremental).toBe(true);
+  });
+
   it.each(TYPES)('refuses a bad port for %s', (type) => {
     for (const port of [0, 65_536, -1, 1.5]) {
       const error = thrown(() => sut.connector(type)!.build({ ...VALID[type], port }));

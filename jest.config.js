@@ -10,6 +10,7 @@ const moduleNameMapper = {
   '^@fetcher/manager$': '<rootDir>/apps/manager/src/index.ts',
   '^@fetcher/manager/testing$': '<rootDir>/apps/manager/src/testing/index.ts',
   '^@fetcher/worker$': '<rootDir>/apps/worker/src/index.ts',
+  '^@fetcher/worker/testing$': '<rootDir>/apps/worker/src/testing/index.ts',
   '^@fetcher/mongo-test-server$': '<rootDir>/tools/mongo-test-server/src/index.ts',
   '^@fetcher/tenant-manager-test-server$': '<rootDir>/tools/tenant-manager-test-server/src/index.ts',
 };

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { TenantConsumers } from './tenant-consumers';
 import { TenantResources } from './tenant-resources';
 import { header, type MultiTenantWorld, startMultiTenantWorld, uuidBinary } from '../testing/multi-tenant-world';
 
@@ -78,6 +80,33 @@ describe('the Worker in multi-tenant mode: each tenant\'s job on its own databas
     const eventB = await w.events.get(beta)!.next((m) => header(m, 'ce-subject') === jobB);
     expect(header(eventB, 'ce-type')).toBe('studio.lerian.job.failed');
     expect(await w.db(beta).collection('job').findOne({ _id: uuidBinary(jobB) } as never)).toMatchObject({ status: 'failed' });
+  });
+
+  it('stops a tenant\'s consumer on a tenant.suspended event, while the other tenant\'s jobs keep running', async () => {
+    const consumers = w.app.get(TenantConsumers);
+    expect(consumers.isConsuming(acme)).toBe(true);
+    const stopped = consumers.whenStopped(acme);
+    w.tm.putTenant(acme, { ...w.record(acme), status: 'suspended' });
+    const redis = new Redis({ host: '127.0.0.1', port: 6379 });
+    try {
+      await redis.publish('tenant-events:staging:', JSON.stringify({ event_type: 'tenant.suspended', tenant_id: acme, timestamp: new Date().toISOString() }));
+    } finally {
+      redis.disconnect();
+    }
+    try {
+      await stopped;
+      expect(consumers.isConsuming(acme)).toBe(false);
+      await consumers.settled(acme); // the rest of the removal: its database client and vhost connection closed
+      expect(w.app.get(TenantResources).amqp.has(acme)).toBe(false);
+      expect(w.app.get(TenantResources).mongo.has(acme)).toBe(false);
+
+      const jobB = randomUUID();
+      w.publish(beta, beta, jobB, await w.seed(beta, jobB, 'b_rows'));
+      const eventB = await w.events.get(beta)!.next((m) => header(m, 'ce-subject') === jobB);
+      expect(header(eventB, 'ce-type')).toBe('studio.lerian.job.completed');
+    } finally {
+      w.tm.putTenant(acme, w.record(acme));
+    }
   });
 
   it('reports the shared database and vhost as n/a on /readyz, with the tenant-manager and the events Redis', async () => {

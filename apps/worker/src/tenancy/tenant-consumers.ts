@@ -58,6 +58,7 @@ export class TenantConsumers<C> implements TenantEventHandler {
   readonly #running = new Map<string, Running<C>>();
   readonly #locks = new Map<string, Promise<unknown>>();
   readonly #retries = new Map<string, { attempts: number; timer?: { cancel(): void } }>();
+  readonly #stopWaiters = new Map<string, (() => void)[]>();
   readonly #retryDelayMs: (attempt: number) => number;
   readonly #schedule: (run: () => void, ms: number) => { cancel(): void };
   #closed = false;
@@ -137,6 +138,12 @@ export class TenantConsumers<C> implements TenantEventHandler {
   /** Activated or updated: nothing to do; the cached config expires on its own. */
   async refreshTenant(): Promise<void> {}
 
+  /** Resolves once the tenant's running consumer has stopped (at once when none runs); for tests and drains. */
+  whenStopped(tenantId: string): Promise<void> {
+    if (!this.#running.has(tenantId)) return Promise.resolve();
+    return new Promise((resolve) => this.#stopWaiters.set(tenantId, [...(this.#stopWaiters.get(tenantId) ?? []), resolve]));
+  }
+
   /** Resolves once every operation on the tenant asked for so far has ended; starts nothing. */
   async settled(tenantId: string): Promise<void> {
     await this.#locks.get(tenantId);
@@ -214,6 +221,9 @@ export class TenantConsumers<C> implements TenantEventHandler {
       running.lease.release();
     }
     this.deps.logger.log(`tenant ${tenantId}: consumer stopped`);
+    const waiters = this.#stopWaiters.get(tenantId) ?? [];
+    this.#stopWaiters.delete(tenantId);
+    for (const resolve of waiters) resolve();
   }
 
   /** Runs `work` after every earlier operation on the tenant; its failure does not block later ones. */

@@ -55,6 +55,11 @@ export const uuidBinary = (id: string): Binary => new Binary(Buffer.from(id.repl
 
 export interface MultiTenantWorld {
   readonly id: string;
+  /** `APP_ENC_KEY` of the Worker (base64), for a Manager that shares it. */
+  readonly masterKey: string;
+  /** The tenant-manager's API key. */
+  readonly apiKey: string;
+  readonly mongoUri: string;
   readonly schema: string;
   readonly prefix: string;
   readonly bucket: string;
@@ -202,7 +207,7 @@ export async function startMultiTenantWorld(tenantIds: readonly string[], tables
     await app.listen(port, '127.0.0.1');
 
     return {
-      id, schema, prefix, bucket, port, app, config, s3, tm, events, deadLetters, db, record, close,
+      id, masterKey: masterKey.toString('base64'), apiKey, mongoUri: mongo.uri, schema, prefix, bucket, port, app, config, s3, tm, events, deadLetters, db, record, close,
       async seed(tenantId, jobId, table, configName = 'pg-main') {
         const mapped = { [configName]: { [`${schema}.${table}`]: ['*'] } };
         await db(tenantId).collection('job').insertOne({

@@ -32,6 +32,7 @@ export {
   TENANCY_WORKER_ENV,
   TENANT_TOKEN_ALGORITHMS,
   tenancyChecks,
+  multiTenantRequested,
   tenancySettingsFrom,
   tenancyTlsRequirements,
   tenantTokenSettingsFrom,

@@ -116,6 +116,16 @@ describe(loadManagerConfig.name, () => {
     expect(problems).toMatch(/REDIS_TLS/);
   });
 
+  it('does not ask TLS of the shared MongoDB and RabbitMQ settings in multi-tenant saas mode, where they are unused', () => {
+    const sut = loadManagerConfig({
+      ...required(), DEPLOYMENT_MODE: 'saas', ENV_NAME: 'production', MULTI_TENANT_ENABLED: 'true', MULTI_TENANT_URL: 'https://tm',
+      MULTI_TENANT_SERVICE_API_KEY: 'k', MULTI_TENANT_REDIS_HOST: 'events', MULTI_TENANT_REDIS_TLS: 'true', MULTI_TENANT_JWKS_URL: 'https://auth/jwks',
+    });
+    expect(sut.tenancy.multiTenant).toBe(true);
+    // The same shared settings are still refused in single-tenant saas mode.
+    expect(problemsOf({ ...required(), DEPLOYMENT_MODE: 'saas' }).join('\n')).toMatch(/RABBITMQ_URI/);
+  });
+
   it('builds percent-encoded Mongo and RabbitMQ URLs and reads Redis', () => {
     const sut = loadManagerConfig({
       ...required(),

@@ -4,6 +4,7 @@ import {
   MONGO_ENV_EMBEDDED,
   mongoSettingsFrom,
   mongoTlsRequirement,
+  multiTenantRequested,
   type MongoSettings,
   RABBITMQ_CREDENTIALS,
   RABBITMQ_ENV,
@@ -149,8 +150,9 @@ const checks = (embeddedStore: boolean, embeddedObjects: boolean): readonly EnvC
   (env) => (parseListenAddress(env.SERVER_ADDRESS ?? ':4006') ? [] : [{ variable: 'SERVER_ADDRESS', message: 'must be [host]:port or a bare port, from 1 to 65535' }]),
   (env) =>
     saasTlsProblems(env.DEPLOYMENT_MODE, [
-      mongoTlsRequirement(env, !embeddedStore),
-      rabbitmqTlsRequirement(env),
+      // Multi-tenant mode reads each tenant's database and broker from the tenant-manager: the shared settings are unused.
+      mongoTlsRequirement(env, !embeddedStore && !multiTenantRequested(env)),
+      rabbitmqTlsRequirement(env, !multiTenantRequested(env)),
       { variable: 'REDIS_TLS', configured: env.REDIS_HOST !== undefined, tls: /^(true|t|1)$/i.test(env.REDIS_TLS ?? '') },
       { variable: 'PLUGIN_AUTH_ADDRESS', configured: env.PLUGIN_AUTH_ADDRESS !== undefined, tls: (env.PLUGIN_AUTH_ADDRESS ?? '').startsWith('https:') },
       ...tenancyTlsRequirements(env),

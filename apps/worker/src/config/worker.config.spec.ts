@@ -141,6 +141,14 @@ describe(loadWorkerConfig.name, () => {
     expect(problems({ ...BASE, DEPLOYMENT_MODE: 'saas', RABBITMQ_URI: 'amqps', MONGO_PARAMETERS: 'tls=true' })).toEqual([]);
   });
 
+  it('does not ask TLS of the shared MongoDB and RabbitMQ settings in multi-tenant SaaS mode, where they are unused', () => {
+    const MT = {
+      ...BASE, DEPLOYMENT_MODE: 'saas', OBJECT_STORAGE_ENDPOINT: 'https://s3.example.com', ENV_NAME: 'production', MULTI_TENANT_ENABLED: 'true',
+      MULTI_TENANT_URL: 'https://tm', MULTI_TENANT_SERVICE_API_KEY: 'k', MULTI_TENANT_REDIS_HOST: 'events', MULTI_TENANT_REDIS_TLS: 'true',
+    };
+    expect(problems(MT)).toEqual([]);
+  });
+
   it('refuses storage URLs without a host or with credentials, naming the variable only', () => {
     expect(problems({ ...BASE, OBJECT_STORAGE_ENDPOINT: 'https://:27401' })).toEqual(['OBJECT_STORAGE_ENDPOINT: must name a host']);
     const found = problems({ ...BASE, OBJECT_STORAGE_ENDPOINT: 'https://user:hunter2@s3.example.com' });

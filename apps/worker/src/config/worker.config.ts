@@ -9,6 +9,7 @@ import {
   MONGO_ENV_EMBEDDED,
   mongoSettingsFrom,
   mongoTlsRequirement,
+  multiTenantRequested,
   type MongoSettings,
   RABBITMQ_CREDENTIALS,
   RABBITMQ_ENV,
@@ -151,8 +152,9 @@ const checks = (embeddedStore: boolean, embeddedStorage: boolean): readonly EnvC
   tenancyChecks({ tokens: false }),
   (env) =>
     saasTlsProblems(env.DEPLOYMENT_MODE, [
-      mongoTlsRequirement(env, !embeddedStore),
-      rabbitmqTlsRequirement(env),
+      // Multi-tenant mode reads each tenant's database and broker from the tenant-manager: the shared settings are unused.
+      mongoTlsRequirement(env, !embeddedStore && !multiTenantRequested(env)),
+      rabbitmqTlsRequirement(env, !multiTenantRequested(env)),
       { variable: 'OBJECT_STORAGE_ENDPOINT', configured: !embeddedStorage && env.OBJECT_STORAGE_ENDPOINT !== undefined, tls: urlUsesTls(env.OBJECT_STORAGE_ENDPOINT) },
       ...tenancyTlsRequirements(env),
     ]),

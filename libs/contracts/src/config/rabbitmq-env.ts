@@ -40,6 +40,6 @@ export function rabbitmqSettingsFrom(e: RabbitmqValues): RabbitmqSettings {
 }
 
 /** RabbitMQ's part of the SaaS TLS rule, on the raw environment: `amqps`. */
-export function rabbitmqTlsRequirement(env: Readonly<Record<string, string | undefined>>): TlsRequirement {
-  return { variable: 'RABBITMQ_URI', configured: true, tls: (env.RABBITMQ_URI ?? 'amqp') === 'amqps' };
+export function rabbitmqTlsRequirement(env: Readonly<Record<string, string | undefined>>, configured = true): TlsRequirement {
+  return { variable: 'RABBITMQ_URI', configured, tls: (env.RABBITMQ_URI ?? 'amqp') === 'amqps' };
 }

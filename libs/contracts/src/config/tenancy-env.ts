@@ -69,13 +69,18 @@ export const TENANCY_TOKEN_ENV = {
 const TRUE = /^(true|t|1)$/i;
 const EVENT_ENVIRONMENTS = ['staging', 'production'];
 
+/** Whether the raw environment asks for multi-tenant mode (for checks that run before parsing ends). */
+export function multiTenantRequested(env: Readonly<Record<string, string | undefined>>): boolean {
+  return TRUE.test(env.MULTI_TENANT_ENABLED ?? '');
+}
+
 /**
  * The startup refusals of multi-tenant mode, on the environment with blanks removed. Each names the
  * variable to fix, never its value. Nothing is checked in single-tenant mode, where these are unread.
  */
 export function tenancyChecks(options: { readonly tokens: boolean }): EnvCheck {
   return (env) => {
-    if (!TRUE.test(env.MULTI_TENANT_ENABLED ?? '')) return [];
+    if (!multiTenantRequested(env)) return [];
     const problems: EnvProblem[] = [];
     const required = (variable: string) => {
       if (env[variable] === undefined) problems.push({ variable, message: 'is required when MULTI_TENANT_ENABLED is true' });

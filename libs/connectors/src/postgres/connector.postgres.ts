@@ -141,7 +141,7 @@ export class PostgresConnector extends PooledSqlConnector<Pool, PostgresConnecto
         return new CopyTableSource({ lease, table: key, plan: copyPlan(POSTGRES_DIALECT, table, columns), signal });
       }
       // An incremental table without filters also takes COPY when its bounds can be written as literals.
-      const literal = copyable && plan.incremental && plan.where.sql === '' ? literalKeyset(plan.incremental, `${this.config.descriptor.configName}.${key}`) : undefined;
+      const literal = copyable && plan.incremental && plan.where.sql === '' ? literalKeyset(plan.incremental, `${this.config.descriptor.configName}.${key}`, table) : undefined;
       if (literal && plan.incremental) {
         const clause = `${literal.where === '' ? '' : ` WHERE ${literal.where}`}${literal.tail}`;
         const position = { cursor: plan.incremental.cursor.name, key: plan.incremental.tieBreaker.name };
@@ -151,7 +151,7 @@ export class PostgresConnector extends PooledSqlConnector<Pool, PostgresConnecto
       const params = plan.where.params.map(toPgParam);
       let sql = buildSelect(POSTGRES_DIALECT, table, select, plan.where);
       if (plan.incremental) {
-        const keyset = keysetClause(plan.incremental, params.length + 1, `${this.config.descriptor.configName}.${key}`);
+        const keyset = keysetClause(plan.incremental, params.length + 1, `${this.config.descriptor.configName}.${key}`, table);
         if (keyset.where !== '') sql += `${plan.where.sql === '' ? ' WHERE ' : ' AND '}${keyset.where}`;
         sql += keyset.tail;
         params.push(...keyset.params);

@@ -85,10 +85,11 @@ const FIXTURES = [
      boxes ${SCHEMA}.dbox[], stamps ${SCHEMA}.dstamp[])`,
   `INSERT INTO ${SCHEMA}.domains VALUES (1, true, '{t,f,NULL}', '{f}', ARRAY['(1,1),(0,0)', '(2,2),(1,1)']::${SCHEMA}.dbox[],
      ARRAY['2024-01-01 00:00:00.5+00']::${SCHEMA}.dstamp[])`,
-  // Incremental reads: 1,000 rows in blocks of 100 sharing one time, int8 keys beyond 2^53, NULL notes.
+  // Incremental reads: 1,000 rows in blocks of 100 sharing one time, int8 keys beyond 2^53, NULL notes,
+  // amounts from 0 to 12 (as text, '10' sorts before '9').
   `CREATE TABLE ${SCHEMA}.inc (id int8 PRIMARY KEY, at timestamptz NOT NULL, amount numeric NOT NULL, code text COLLATE "C" NOT NULL, note text)`,
   `INSERT INTO ${SCHEMA}.inc SELECT 9007199254740000 + (g * 7919) % 1009, timestamptz '2026-01-01 00:00:00.5Z' + (g / 100) * interval '1 minute',
-     (g % 37) / 8.0, 'c' || lpad(g::text, 4, '0') || CASE WHEN g % 50 = 0 THEN '''' ELSE '' END, CASE WHEN g % 3 = 0 THEN NULL ELSE 'n' END
+     (g % 97) / 8.0, 'c' || lpad(g::text, 4, '0') || CASE WHEN g % 50 = 0 THEN '''' ELSE '' END, CASE WHEN g % 3 = 0 THEN NULL ELSE 'n' END
    FROM generate_series(1, 1000) g`,
   `CREATE TABLE ${SCHEMA}.locked (id int8)`,
   `INSERT INTO ${SCHEMA}.locked VALUES (1), (2)`,

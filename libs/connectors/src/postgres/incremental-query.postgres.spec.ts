@@ -50,6 +50,13 @@ describe(literalKeyset.name, () => {
     expect(literalKeyset(plan({}), 'crm.t')).toEqual({ where: '', tail: ' ORDER BY "Updated At" NULLS LAST, "id"' });
   });
 
+  it('qualifies the columns by the table, so ORDER BY never resolves to a selected text conversion', () => {
+    expect(literalKeyset(plan({ from: '2026-01-01T00:00:00Z' }), 'crm.t', '"s"."t"')).toEqual({
+      where: `"s"."t"."Updated At" >= '2026-01-01T00:00:00Z'`,
+      tail: ' ORDER BY "s"."t"."Updated At" NULLS LAST, "s"."t"."id"',
+    });
+  });
+
   it('answers undefined when a bound would need quoting or escaping', () => {
     const text = (value: string) => literalKeyset({ ...plan({ cursorField: 'name', cursorKind: 'string', after: { value, key: 1n } }), cursor: col('name', 'string') }, 'crm.t');
     expect(text('plain text-1.5')).toBeDefined();

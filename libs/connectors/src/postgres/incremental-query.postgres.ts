@@ -18,9 +18,9 @@ export interface KeysetClause {
   readonly tail: string;
 }
 
-export function keysetClause(plan: IncrementalTablePlan, firstPosition: number, path: string): KeysetClause {
+export function keysetClause(plan: IncrementalTablePlan, firstPosition: number, path: string, table = ''): KeysetClause {
   const params: unknown[] = [];
-  const { where, tail } = keysetParts(plan, path, (value) => {
+  const { where, tail } = keysetParts(plan, path, table, (value) => {
     params.push(value);
     return `$${firstPosition + params.length - 1}`;
   });
@@ -34,9 +34,9 @@ export function keysetClause(plan: IncrementalTablePlan, firstPosition: number, 
  * backslash to escape. Anything else (most text cursors, bytes) answers undefined, and the table takes
  * the row path with bound parameters.
  */
-export function literalKeyset(plan: IncrementalTablePlan, path: string): Omit<KeysetClause, 'params'> | undefined {
+export function literalKeyset(plan: IncrementalTablePlan, path: string, table = ''): Omit<KeysetClause, 'params'> | undefined {
   let spliced = true;
-  const parts = keysetParts(plan, path, (value) => {
+  const parts = keysetParts(plan, path, table, (value) => {
     const text = typeof value === 'number' ? String(value) : value;
     if (typeof text === 'string' && SAFE_LITERAL.test(text)) return `'${text}'`;
     spliced = false;
@@ -48,10 +48,10 @@ export function literalKeyset(plan: IncrementalTablePlan, path: string): Omit<Ke
 const SAFE_LITERAL = /^[0-9A-Za-z.:+\- ]+$/;
 
 /** The clause, each bound written by `bind` in the order given (cursor value before key). */
-function keysetParts(plan: IncrementalTablePlan, path: string, bind: (value: unknown) => string): Omit<KeysetClause, 'params'> {
+function keysetParts(plan: IncrementalTablePlan, path: string, table: string, bind: (value: unknown) => string): Omit<KeysetClause, 'params'> {
   const { query } = plan;
-  const c = expression(plan.cursor.catalogName, query.cursorKind);
-  const k = expression(plan.tieBreaker.catalogName, query.tieBreakerKind);
+  const c = expression(table, plan.cursor.catalogName, query.cursorKind);
+  const k = expression(table, plan.tieBreaker.catalogName, query.tieBreakerKind);
   const nullsFirst = query.nulls === 'first';
   const limit = query.limit === undefined ? '' : ` LIMIT ${query.limit}`;
   const tail = ` ORDER BY ${c}${nullsFirst ? ' NULLS FIRST' : ' NULLS LAST'}, ${k}${limit}`;
@@ -71,7 +71,12 @@ function keysetParts(plan: IncrementalTablePlan, path: string, bind: (value: unk
   return { where: `(${c}, ${k}) > (${value}, ${key})`, tail };
 }
 
-function expression(catalogName: string, kind: ColumnKind): string {
-  const quoted = POSTGRES_DIALECT.quoteIdentifier(catalogName);
+/**
+ * The column, qualified by `table` when given. ORDER BY resolves a bare name to an output column
+ * first, and the COPY path selects `"c"::text` (output name `c`): unqualified, a numeric cursor would
+ * sort as text and no index on `(c, k)` would serve the order.
+ */
+function expression(table: string, catalogName: string, kind: ColumnKind): string {
+  const quoted = `${table === '' ? '' : `${table}.`}${POSTGRES_DIALECT.quoteIdentifier(catalogName)}`;
   return kind === 'string' ? `${quoted} COLLATE "C"` : quoted;
 }

@@ -233,6 +233,10 @@ describe('operator console (real browser)', () => {
     await page.getByTestId('result-hmac').waitFor();
     const job = (await api('GET', `/v1/fetcher/${jobId}`)).body;
     expect(await page.getByTestId('result-hmac').textContent()).toBe(job.resultHmac);
+    // The size and row count the Worker recorded at completion, as the API reports them.
+    expect(job.resultStats).toEqual({ sizeBytes: expect.any(Number), rowCount: ORDERS - 39, rowCounts: { [configName]: ORDERS - 39 } });
+    expect(await page.getByTestId('result-size').getAttribute('title')).toBe(`${job.resultStats.sizeBytes.toLocaleString('en')} bytes of JSON before encryption`);
+    expect(await page.getByTestId('result-rows').textContent()).toBe(`${(ORDERS - 39).toLocaleString('en')} in all`);
 
     // The standalone service serves the result route on loopback by default: the console offers the
     // download, and the file it saves is byte for byte what the CLI decrypts (and checks) from the data directory.
@@ -246,6 +250,7 @@ describe('operator console (real browser)', () => {
     expect(decrypted.status).toBe(0);
     try {
       expect(readFileSync(downloaded).equals(readFileSync(cliOut))).toBe(true);
+      expect(readFileSync(downloaded).length).toBe(job.resultStats.sizeBytes);
       // The extraction the console built returns exactly the filtered rows.
       const rows = JSON.parse(readFileSync(downloaded, 'utf8'))[configName].orders as { id: number }[];
       expect(rows.map((r) => r.id).sort((a, b) => a - b)).toEqual(Array.from({ length: ORDERS - 39 }, (_, i) => i + 40));

@@ -20,3 +20,16 @@ export function failureReason(metadata: Record<string, unknown> | undefined): st
   const error = metadata?.error;
   return typeof error === 'string' && error !== '' ? error : undefined;
 }
+
+/** A byte count as people read it, with the exact figure kept for the title: 1,536 -> "1.5 KiB". */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes.toLocaleString('en')} B`;
+  const units = ['KiB', 'MiB', 'GiB', 'TiB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
+}

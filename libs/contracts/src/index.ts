@@ -5,8 +5,8 @@ export { createIndexArgs, indexesOwnedBy, type IndexOwner, type IndexSpec } from
 export type { JobFilters } from './job/job-request';
 export { decodeCursors, incrementalInEngineKeys, type JobCursors, type JobIncremental } from './job/job-incremental';
 export {
-  decodeJobDocument, encodeLease, encodeNewJob, encodeProgress, isActiveJobStatus, JOB_COLLECTION, TERMINAL_EVENT_MARKER_KEYS, terminalEventMarker,
-  type JobDocument, type JobDocumentRecord, type JobLease, type JobProgress, type NewJobRecord,
+  decodeJobDocument, encodeLease, encodeNewJob, encodeProgress, encodeResultStats, isActiveJobStatus, JOB_COLLECTION, TERMINAL_EVENT_MARKER_KEYS, terminalEventMarker,
+  type JobDocument, type JobDocumentRecord, type JobLease, type JobProgress, type JobResultStats, type NewJobRecord,
 } from './job/job-document';
 export { ACTIVE_HASH_INDEX, JOB_INDEXES } from './job/job-indexes';
 export { JobTable, type StoredJob, type StoredJobStatus } from './job/job-table';

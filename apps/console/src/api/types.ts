@@ -16,6 +16,8 @@ export interface Job {
   readonly filters?: Filters;
   readonly resultPath?: string;
   readonly resultHmac?: string;
+  /** Completed jobs: the document's size before encryption and its rows, in all and per datasource. */
+  readonly resultStats?: { readonly sizeBytes: number; readonly rowCount: number; readonly rowCounts: Readonly<Record<string, number>> };
   readonly createdAt: string;
   readonly completedAt?: string;
   readonly progress?: { readonly tablesDone: number; readonly rowsSoFar: number };

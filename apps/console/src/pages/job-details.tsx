@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { describeError, download } from '../api/client';
 import { useSettings } from '../api/settings';
 import type { Job } from '../api/types';
-import { failureReason, formatTime } from '../format';
+import { failureReason, formatBytes, formatTime } from '../format';
 import { href } from '../route';
 import { CopyText } from './copy-text';
 
@@ -22,7 +22,7 @@ export function JobDetails({ job }: { job: Job }) {
         <dd>{formatTime(job.createdAt)}</dd>
         <dt>Finished</dt>
         <dd>{formatTime(job.completedAt)}</dd>
-        {job.progress && (
+        {job.progress && !job.resultStats && (
           <>
             <dt>Rows</dt>
             <dd>
@@ -65,6 +65,22 @@ export function JobDetails({ job }: { job: Job }) {
             <dt>Result path</dt>
             <dd>
               <code class="wrap">{job.resultPath}</code>
+            </dd>
+          </>
+        )}
+        {job.resultStats && (
+          <>
+            <dt>Result size</dt>
+            <dd data-testid="result-size" title={`${job.resultStats.sizeBytes.toLocaleString('en')} bytes of JSON before encryption`}>
+              {formatBytes(job.resultStats.sizeBytes)}
+            </dd>
+            <dt>Rows</dt>
+            <dd data-testid="result-rows">
+              {job.resultStats.rowCount.toLocaleString('en')} in all
+              {Object.keys(job.resultStats.rowCounts).length > 1 &&
+                `: ${Object.entries(job.resultStats.rowCounts)
+                  .map(([name, rows]) => `${name} ${rows.toLocaleString('en')}`)
+                  .join(', ')}`}
             </dd>
           </>
         )}

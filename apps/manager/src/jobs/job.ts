@@ -1,5 +1,5 @@
 import type { MappedFields } from '@fetcher/engine';
-import type { JobCursors, JobFilters, JobIncremental, JobProgress } from '@fetcher/contracts';
+import type { JobCursors, JobFilters, JobIncremental, JobProgress, JobResultStats } from '@fetcher/contracts';
 
 /** The job as the Manager sees it: the request it was created from plus its lifecycle fields. */
 export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'canceled';
@@ -7,7 +7,7 @@ export type JobStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'can
 /** Every status, in lifecycle order (the job list's `status` filter accepts these). */
 export const JOB_STATUSES: readonly JobStatus[] = Object.freeze(['pending', 'processing', 'completed', 'failed', 'canceled']);
 
-export type { JobCursors, JobFilters, JobIncremental, JobProgress };
+export type { JobCursors, JobFilters, JobIncremental, JobProgress, JobResultStats };
 
 export type JobMetadata = Readonly<Record<string, unknown>>;
 
@@ -27,6 +27,8 @@ export interface Job {
   readonly resultHmac?: string;
   /** Set by the Worker when an incremental job completes: per table, the next request's `after`. */
   readonly cursors?: JobCursors;
+  /** Set by the Worker with `completed`: the result's size before encryption and its rows. */
+  readonly resultStats?: JobResultStats;
   readonly dispatchedAt: Date | null;
   readonly dispatchAttempts: number;
   readonly progress?: JobProgress;

@@ -1,4 +1,4 @@
-import type { JobCursors, JobLease } from '@fetcher/contracts';
+import type { JobCursors, JobLease, JobResultStats } from '@fetcher/contracts';
 
 /** What the Worker reads of a job document and the lease it holds on it (`lease` in the shared document codec). */
 export type { JobLease };
@@ -48,6 +48,8 @@ export interface TerminalWrite {
   readonly resultHmac?: string;
   /** A completed incremental job's positions (`result.cursors`), stored as `cursors` for the next request's `after`. */
   readonly cursors?: JobCursors;
+  /** A completed job's result: its size before encryption and its rows, in all and per datasource (`result_stats`). */
+  readonly resultStats?: JobResultStats;
   /** The sanitised error text (stored as a string). */
   readonly error?: string;
   /** How far the job got: stored with a canceled job. */

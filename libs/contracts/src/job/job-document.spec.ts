@@ -1,5 +1,5 @@
 import { Binary, Long } from 'mongodb';
-import { decodeJobDocument, encodeLease, encodeNewJob, encodeProgress, terminalEventMarker } from './job-document';
+import { decodeJobDocument, encodeLease, encodeNewJob, encodeProgress, encodeResultStats, terminalEventMarker } from './job-document';
 
 const ID = '0190f3c2-7a1b-7c3d-8e4f-5a6b7c8d9e0f';
 const at = new Date('2026-03-01T10:00:00Z');
@@ -77,6 +77,20 @@ describe('the job document', () => {
     expect(read).not.toHaveProperty('lease');
     expect(read).not.toHaveProperty('progress');
     expect(read.mappedFields).toBeNull();
+  });
+
+  it("reads back the result's size and row counts as the Worker writes them, with counters of any numeric BSON type", () => {
+    const stats = { sizeBytes: 1234, rowCount: 30, rowCounts: { pg: 20, mysql: 10 } };
+    expect(encodeResultStats(stats)).toEqual({ size_bytes: 1234, row_count: 30, row_counts: { pg: 20, mysql: 10 } });
+    expect(decodeJobDocument({ ...encodeNewJob(job), result_stats: encodeResultStats(stats) }).resultStats).toEqual(stats);
+    const longs = { size_bytes: Long.fromNumber(5_000_000_000), row_count: 7n, row_counts: { pg: Long.fromNumber(7) } };
+    expect(decodeJobDocument({ ...encodeNewJob(job), result_stats: longs }).resultStats).toEqual({ sizeBytes: 5_000_000_000, rowCount: 7, rowCounts: { pg: 7 } });
+  });
+
+  it('reads result stats with any part missing or of the wrong type as absent', () => {
+    for (const bad of [null, 'x', { size_bytes: 1, row_count: 1 }, { size_bytes: '1', row_count: 1, row_counts: {} }, { size_bytes: 1, row_count: 1, row_counts: { pg: 'x' } }]) {
+      expect(decodeJobDocument({ ...encodeNewJob(job), result_stats: bad })).not.toHaveProperty('resultStats');
+    }
   });
 
   it('refuses a document whose id is not a UUID', () => {

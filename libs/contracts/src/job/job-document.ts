@@ -25,6 +25,17 @@ export interface JobProgress {
 }
 
 /**
+ * What a completed job's result holds (`result_stats: {size_bytes, row_count, row_counts}`), written by
+ * the Worker with `completed`: the size of the JSON document before encryption (as the completed
+ * event's `result.sizeBytes`), its rows in all, and its rows per datasource.
+ */
+export interface JobResultStats {
+  readonly sizeBytes: number;
+  readonly rowCount: number;
+  readonly rowCounts: Readonly<Record<string, number>>;
+}
+
+/**
  * A job document as read, field by field: a field is present only when the document holds it with
  * the stored type. The request (`mappedFields`, `filters`) comes as stored, unchecked; each reader
  * checks it by its own rules. Statuses are the apps' to name, so `status` is the stored text.
@@ -49,6 +60,8 @@ export interface JobDocumentRecord {
   readonly resultHmac?: string;
   readonly lease?: JobLease;
   readonly progress?: JobProgress;
+  /** Written by the Worker with `completed`. */
+  readonly resultStats?: JobResultStats;
   /** Set by the Manager when a cancel is asked for a processing job; read by the Worker's lease renewal. */
   readonly cancelRequestedAt?: Date;
   /** The failed job this one retries, and the job that retried this one (job control). */
@@ -104,6 +117,7 @@ export function encodeNewJob(job: NewJobRecord): JobDocument {
 export function decodeJobDocument(doc: Document): JobDocumentRecord {
   const lease = decodeLease(doc.lease);
   const progress = decodeProgress(doc.progress);
+  const resultStats = decodeResultStats(doc.result_stats);
   return {
     id: binaryToUuid(doc._id),
     status: typeof doc.status === 'string' ? doc.status : '',
@@ -122,6 +136,7 @@ export function decodeJobDocument(doc: Document): JobDocumentRecord {
     ...(typeof doc.result_hmac === 'string' && doc.result_hmac !== '' ? { resultHmac: doc.result_hmac } : {}),
     ...(lease ? { lease } : {}),
     ...(progress ? { progress } : {}),
+    ...(resultStats ? { resultStats } : {}),
     ...(doc.cancel_requested_at instanceof Date ? { cancelRequestedAt: doc.cancel_requested_at } : {}),
     ...(typeof doc.retry_of === 'string' ? { retryOf: doc.retry_of } : {}),
     ...(typeof doc.retried_by === 'string' ? { retriedBy: doc.retried_by } : {}),
@@ -137,6 +152,11 @@ export function encodeLease(lease: JobLease): Document {
 /** `progress` as stored. */
 export function encodeProgress(progress: JobProgress): Document {
   return { tables_done: progress.tablesDone, rows_so_far: progress.rowsSoFar, updated_at: progress.updatedAt };
+}
+
+/** `result_stats` as stored. */
+export function encodeResultStats(stats: JobResultStats): Document {
+  return { size_bytes: stats.sizeBytes, row_count: stats.rowCount, row_counts: { ...stats.rowCounts } };
 }
 
 /**
@@ -162,6 +182,21 @@ function decodeProgress(value: unknown): JobProgress | undefined {
   const rowsSoFar = count(rows);
   if (tablesDone === undefined || rowsSoFar === undefined) return undefined;
   return { tablesDone, rowsSoFar, ...(at instanceof Date ? { updatedAt: at } : {}) };
+}
+
+/** `result_stats`, or nothing when any part of it is missing or of the wrong type (read as if absent). */
+function decodeResultStats(value: unknown): JobResultStats | undefined {
+  if (!isObject(value)) return undefined;
+  const sizeBytes = count(value.size_bytes);
+  const rowCount = count(value.row_count);
+  if (sizeBytes === undefined || rowCount === undefined || !isObject(value.row_counts)) return undefined;
+  const rowCounts: Record<string, number> = {};
+  for (const [name, n] of Object.entries(value.row_counts)) {
+    const rows = count(n);
+    if (rows === undefined) return undefined;
+    rowCounts[name] = rows;
+  }
+  return { sizeBytes, rowCount, rowCounts };
 }
 
 /** Counters come back as numbers, bigints or BSON Longs, depending on how they were written. */

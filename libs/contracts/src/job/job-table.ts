@@ -1,6 +1,6 @@
 import type { MappedFields } from '@fetcher/engine';
 import { RecordDirectory, type RecordSink, volatileRecords } from '@fetcher/platform';
-import type { JobLease, JobProgress } from './job-document';
+import type { JobLease, JobProgress, JobResultStats } from './job-document';
 import type { JobFilters } from './job-request';
 import type { JobCursors, JobIncremental } from './job-incremental';
 
@@ -34,6 +34,8 @@ export interface StoredJob {
   redispatches?: number;
   lease?: JobLease;
   progress?: JobProgress;
+  /** Written with `completed`: the result's size and row counts. */
+  resultStats?: JobResultStats;
   /** Set by the Manager when a cancel is asked for a processing job (job control). */
   cancelRequestedAt?: Date;
   /** The job this one retries, and the job that retried this one. */

@@ -221,6 +221,7 @@ function toJob(job: StoredJob): Job {
     ...(job.resultPath !== undefined ? { resultPath: job.resultPath } : {}),
     ...(job.resultHmac !== undefined ? { resultHmac: job.resultHmac } : {}),
     ...(job.cursors !== undefined ? { cursors: job.cursors } : {}),
+    ...(job.resultStats !== undefined ? { resultStats: job.resultStats } : {}),
     dispatchedAt: job.dispatchedAt,
     dispatchAttempts: job.dispatchAttempts,
     ...(job.progress !== undefined ? { progress: job.progress } : {}),

@@ -289,6 +289,7 @@ function toJob(doc: JobDoc): Job {
     ...(read.resultPath !== undefined ? { resultPath: read.resultPath } : {}),
     ...(read.resultHmac !== undefined ? { resultHmac: read.resultHmac } : {}),
     ...(read.cursors !== undefined ? { cursors: read.cursors } : {}),
+    ...(read.resultStats !== undefined ? { resultStats: read.resultStats } : {}),
     dispatchedAt: read.dispatchedAt ?? null,
     dispatchAttempts: read.dispatchAttempts ?? 0,
     ...(read.progress ? { progress: read.progress } : {}),

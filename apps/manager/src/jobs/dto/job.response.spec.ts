@@ -34,6 +34,12 @@ describe(jobResponse.name, () => {
     expect(jobResponse({ ...job, resultPath: 'external-data/x.json', resultHmac: 'ff' })).toMatchObject({ resultPath: 'external-data/x.json', resultHmac: 'ff' });
   });
 
+  it("shows a completed job's result size and row counts when the Worker recorded them", () => {
+    const completed: Job = { ...job, status: 'completed', metadata: {}, resultPath: 'p', resultHmac: 'h', resultStats: { sizeBytes: 2048, rowCount: 30, rowCounts: { pg: 20, my: 10 } } };
+    expect(jobResponse(completed).resultStats).toEqual({ sizeBytes: 2048, rowCount: 30, rowCounts: { pg: 20, my: 10 } });
+    expect(Object.keys(jobResponse(completed))).toEqual(['id', 'mappedFields', 'status', 'resultPath', 'resultHmac', 'resultStats', 'requestHash', 'createdAt', 'completedAt']);
+  });
+
   it('keeps the field order of the JSON clients have always received', () => {
     const full: Job = { ...job, filters: { a: { t: { f: { eq: [1] } } } }, resultPath: 'p', resultHmac: 'h', progress: { tablesDone: 1, rowsSoFar: 2, updatedAt: new Date() } };
     expect(Object.keys(jobResponse(full))).toEqual(['id', 'metadata', 'mappedFields', 'filters', 'status', 'resultPath', 'resultHmac', 'requestHash', 'createdAt', 'completedAt', 'progress']);

@@ -11,6 +11,15 @@ export class JobProgressResponse {
   rowsSoFar!: number;
 }
 
+export class JobResultStatsResponse {
+  @ApiProperty({ description: 'Size of the JSON document before encryption, in bytes (as `result.sizeBytes` of the job.completed event)' })
+  sizeBytes!: number;
+  @ApiProperty({ description: 'Rows in the document, all datasources together' })
+  rowCount!: number;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer' }, description: 'Rows per datasource (config name)', example: { 'pg-main': 30 } })
+  rowCounts!: Record<string, number>;
+}
+
 export class JobResponse {
   @ApiProperty({ format: 'uuid' })
   id!: string;
@@ -37,6 +46,8 @@ export class JobResponse {
     example: { 'pg-main': { transactions: { value: '2026-03-01T10:00:00.123456Z', key: '4711' } } },
   })
   cursors?: Job['cursors'];
+  @ApiPropertyOptional({ type: JobResultStatsResponse, description: 'Completed jobs: the result\'s size and row counts, recorded by the Worker (absent for jobs completed before it recorded them); older clients can ignore it' })
+  resultStats?: JobResultStatsResponse;
   @ApiPropertyOptional({ description: 'Lower-case hex SHA-256 of the canonical request' })
   requestHash?: string;
   @ApiProperty({ format: 'date-time' })
@@ -71,6 +82,7 @@ export function jobResponse(job: Job): JobResponse {
   if (job.resultPath) response.resultPath = job.resultPath;
   if (job.resultHmac) response.resultHmac = job.resultHmac;
   if (job.cursors) response.cursors = job.cursors;
+  if (job.resultStats) response.resultStats = { sizeBytes: job.resultStats.sizeBytes, rowCount: job.resultStats.rowCount, rowCounts: { ...job.resultStats.rowCounts } };
   if (job.requestHash) response.requestHash = job.requestHash;
   response.createdAt = job.createdAt.toISOString();
   if (job.completedAt) response.completedAt = job.completedAt.toISOString();

@@ -35,4 +35,15 @@ describe(MemoryJobStore.name, () => {
       return { store: new MemoryJobStore(table), seed: seeder(table) };
     });
   });
+
+  it("keeps a completed job's result stats in the shared table, where the embedded Manager reads them", async () => {
+    const table = JobTable.inMemory();
+    const store = new MemoryJobStore(table);
+    const createdAt = new Date('2026-03-01T10:00:00Z');
+    await seeder(table)({ id: 'j1', status: 'pending', createdAt });
+    await store.acquire('j1', { token: 't', owner: 'w', expiresAt: new Date(createdAt.getTime() + 60_000) }, createdAt);
+    const resultStats = { sizeBytes: 2048, rowCount: 30, rowCounts: { crm: 30 } };
+    await store.writeTerminal('j1', { kind: 'lease', token: 't' }, { status: 'completed', completedAt: createdAt, resultPath: 'p', resultHmac: 'h', resultStats, eventPayload: '{}' });
+    expect(table.get('j1')?.resultStats).toEqual(resultStats);
+  });
 });

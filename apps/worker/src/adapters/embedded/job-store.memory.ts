@@ -50,6 +50,7 @@ export class MemoryJobStore implements JobStore {
     if (write.resultPath) job.resultPath = write.resultPath;
     if (write.resultHmac) job.resultHmac = write.resultHmac;
     if (write.cursors) job.cursors = structuredClone(write.cursors);
+    if (write.resultStats) job.resultStats = { ...write.resultStats, rowCounts: { ...write.resultStats.rowCounts } };
     if (write.progress) job.progress = { ...write.progress };
     job.metadata = {
       ...job.metadata,

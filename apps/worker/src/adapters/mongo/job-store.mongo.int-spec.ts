@@ -121,13 +121,15 @@ describe('MongoJobStore against the MongoDB test server', () => {
   it('writes the terminal state once, with the outbox marker, and clears the marker', async () => {
     const id = await seed();
     await sut.acquire(id, { token: 't', owner: 'w', expiresAt: later(60_000) }, now);
-    const write = { status: 'completed' as const, completedAt: later(5), resultPath: `external-data/${id}.json`, resultHmac: 'ab', eventPayload: '{"x":1}' };
+    const resultStats = { sizeBytes: 2048, rowCount: 30, rowCounts: { pg: 30 } };
+    const write = { status: 'completed' as const, completedAt: later(5), resultPath: `external-data/${id}.json`, resultHmac: 'ab', resultStats, eventPayload: '{"x":1}' };
     expect(await sut.writeTerminal(id, { kind: 'lease', token: 'stale' }, write)).toBe(false);
     expect(await sut.writeTerminal(id, { kind: 'lease', token: 't' }, write)).toBe(true);
     expect(await sut.writeTerminal(id, { kind: 'lease', token: 't' }, write)).toBe(false);
     const doc = await raw(id);
     expect(doc).toMatchObject({
       status: 'completed', dedup_active: false, completed_at: later(5), result_path: `external-data/${id}.json`, result_hmac: 'ab',
+      result_stats: { size_bytes: 2048, row_count: 30, row_counts: { pg: 30 } },
       metadata: { source: 'reporter', terminalEventPending: true, terminalEventStatus: 'completed', terminalEventPayload: '{"x":1}' },
     });
     expect(doc?.lease).toBeUndefined();

@@ -1,6 +1,6 @@
 import {
   CANCEL_REQUESTED_AT_FIELD,
-  createIndexArgs, decodeJobDocument, encodeLease, encodeProgress, idFilter, indexesOwnedBy, JOB_COLLECTION, JOB_INDEXES, type JobDocument,
+  createIndexArgs, decodeJobDocument, encodeLease, encodeProgress, encodeResultStats, idFilter, indexesOwnedBy, JOB_COLLECTION, JOB_INDEXES, type JobDocument,
   TERMINAL_EVENT_MARKER_KEYS, terminalEventMarker,
 } from '@fetcher/contracts';
 import { Logger } from '@nestjs/common';
@@ -119,6 +119,7 @@ export class MongoJobStore implements JobStore {
     if (write.resultPath) set.result_path = write.resultPath;
     if (write.resultHmac) set.result_hmac = write.resultHmac;
     if (write.cursors) set.cursors = write.cursors;
+    if (write.resultStats) set.result_stats = encodeResultStats(write.resultStats);
     if (write.error !== undefined) set['metadata.error'] = write.error;
     if (write.progress) set.progress = encodeProgress(write.progress);
     try {

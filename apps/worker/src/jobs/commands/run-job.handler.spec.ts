@@ -120,7 +120,10 @@ describe(RunJobHandler.name, () => {
     const hmac = createHmac('sha256', keys.externalHmac).update(plaintext).digest('hex');
 
     expect(jobs.terminalWrites).toHaveLength(1);
-    expect(jobs.terminalWrites[0].write).toMatchObject({ status: 'completed', resultPath: `external-data/${jobId}.json`, resultHmac: hmac });
+    expect(jobs.terminalWrites[0].write).toMatchObject({
+      status: 'completed', resultPath: `external-data/${jobId}.json`, resultHmac: hmac,
+      resultStats: { sizeBytes: plaintext.length, rowCount: 2, rowCounts: { crm: 2 } },
+    });
     expect(publisher.ids()).toEqual([`fetcher.job.completed.${jobId}`]);
     const payload = JSON.parse(publisher.published[0].body.toString());
     expect(Object.keys(payload)).toEqual(['jobId', 'metadata', 'status', 'result', 'completedAt']);

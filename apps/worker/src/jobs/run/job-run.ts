@@ -115,7 +115,8 @@ export class JobRun {
       const reference = { path: resultPath, sizeBytes: result.reference.sizeBytes, rowCount: result.reference.rowCount, hmac: sealed.hmac };
       const cursors = result.cursors;
       const payload = completedPayload(jobId, metadata, reference, completedAt.getTime() - started.getTime(), completedAt, cursors);
-      const write = { status: 'completed', completedAt, resultPath, resultHmac: sealed.hmac, ...(cursors ? { cursors } : {}), eventPayload: payload } as const;
+      const resultStats = { sizeBytes: reference.sizeBytes, rowCount: reference.rowCount, rowCounts: result.rowCounts };
+      const write = { status: 'completed', completedAt, resultPath, resultHmac: sealed.hmac, resultStats, ...(cursors ? { cursors } : {}), eventPayload: payload } as const;
       const written = await traced(telemetry, 'job.terminal-write', {}, () => terminals.writeLeased(jobId, lease.token, write, metadata));
       if (!written) return HANDLED; // the lease was lost: the job is someone else's now
       return terminals.announce(jobId, written, delivery.requestId, HANDLED);

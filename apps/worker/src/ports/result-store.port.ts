@@ -12,13 +12,17 @@ export interface ReplayableBody {
 /**
  * S3-compatible object storage for results. Nothing becomes visible under `key` until `putObject`
  * or `completeMultipart` succeeds; `abortMultipart` discards every uploaded part.
+ *
+ * `signal`: once it is aborted, a call in flight rejects without waiting for the store's answer (a
+ * canceled job must not wait for a part stuck on a stalled link). `abortMultipart` takes none: it is
+ * what runs after the abort.
  */
 export interface ResultStore {
-  putObject(key: string, body: Buffer): Promise<void>;
-  createMultipart(key: string): Promise<string>;
+  putObject(key: string, body: Buffer, signal?: AbortSignal): Promise<void>;
+  createMultipart(key: string, signal?: AbortSignal): Promise<string>;
   /** Resolves to the part's ETag. */
-  uploadPart(key: string, uploadId: string, partNumber: number, body: Buffer): Promise<string>;
-  completeMultipart(key: string, uploadId: string, parts: readonly { partNumber: number; etag: string }[]): Promise<void>;
+  uploadPart(key: string, uploadId: string, partNumber: number, body: Buffer, signal?: AbortSignal): Promise<string>;
+  completeMultipart(key: string, uploadId: string, parts: readonly { partNumber: number; etag: string }[], signal?: AbortSignal): Promise<void>;
   /**
    * Throws `ResultStoreRefused` when the store refuses the abort for good (it does not know the
    * upload, or does not implement aborting): sending it again cannot help, and the parts of an
@@ -29,8 +33,8 @@ export interface ResultStore {
    * Streaming forms of `putObject` and `uploadPart`. A store that has them is sent each body straight
    * from the spool file, so no part is ever held in memory whole; a store without them gets Buffers.
    */
-  putObjectFrom?(key: string, body: ReplayableBody): Promise<void>;
-  uploadPartFrom?(key: string, uploadId: string, partNumber: number, body: ReplayableBody): Promise<string>;
+  putObjectFrom?(key: string, body: ReplayableBody, signal?: AbortSignal): Promise<void>;
+  uploadPartFrom?(key: string, uploadId: string, partNumber: number, body: ReplayableBody, signal?: AbortSignal): Promise<string>;
 }
 export const RESULT_STORE = Symbol('ResultStore');
 

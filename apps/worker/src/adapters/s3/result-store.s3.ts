@@ -76,6 +76,11 @@ export function retryAfterMs(error: S3ServiceException, now = Date.now()): numbe
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
+/** The SDK's per-call options: the abort signal, when there is one. */
+function sendOptions(signal: AbortSignal | undefined): { abortSignal?: AbortSignal } {
+  return signal ? { abortSignal: signal } : {};
+}
+
 /** Results in one bucket: octet-stream objects, no user metadata (expiry is the bucket's lifecycle rule). */
 export class S3ResultStore implements ResultStore {
   constructor(
@@ -83,39 +88,41 @@ export class S3ResultStore implements ResultStore {
     private readonly bucket: string,
   ) {}
 
-  async putObject(key: string, body: Buffer): Promise<void> {
-    await throttled(this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: body.length, ContentType: 'application/octet-stream' })));
+  async putObject(key: string, body: Buffer, signal?: AbortSignal): Promise<void> {
+    await throttled(
+      this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body, ContentLength: body.length, ContentType: 'application/octet-stream' }), sendOptions(signal)),
+    );
   }
 
-  async putObjectFrom(key: string, body: ReplayableBody): Promise<void> {
+  async putObjectFrom(key: string, body: ReplayableBody, signal?: AbortSignal): Promise<void> {
     const command = new PutObjectCommand({ Bucket: this.bucket, Key: key, Body: body.open(), ContentLength: body.length, ContentType: 'application/octet-stream' });
     reopenBodyOnRetry(command, body);
-    await throttled(this.client.send(command));
+    await throttled(this.client.send(command, sendOptions(signal)));
   }
 
-  async createMultipart(key: string): Promise<string> {
-    const out = await throttled(this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: 'application/octet-stream' })));
+  async createMultipart(key: string, signal?: AbortSignal): Promise<string> {
+    const out = await throttled(this.client.send(new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: 'application/octet-stream' }), sendOptions(signal)));
     if (!out.UploadId) throw new Error('object storage returned no upload id');
     return out.UploadId;
   }
 
-  async uploadPart(key: string, uploadId: string, partNumber: number, body: Buffer): Promise<string> {
+  async uploadPart(key: string, uploadId: string, partNumber: number, body: Buffer, signal?: AbortSignal): Promise<string> {
     const out = await throttled(
-      this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body, ContentLength: body.length })),
+      this.client.send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body, ContentLength: body.length }), sendOptions(signal)),
     );
     if (!out.ETag) throw new Error('object storage returned no part ETag');
     return out.ETag;
   }
 
-  async uploadPartFrom(key: string, uploadId: string, partNumber: number, body: ReplayableBody): Promise<string> {
+  async uploadPartFrom(key: string, uploadId: string, partNumber: number, body: ReplayableBody, signal?: AbortSignal): Promise<string> {
     const command = new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber, Body: body.open(), ContentLength: body.length });
     reopenBodyOnRetry(command, body);
-    const out = await throttled(this.client.send(command));
+    const out = await throttled(this.client.send(command, sendOptions(signal)));
     if (!out.ETag) throw new Error('object storage returned no part ETag');
     return out.ETag;
   }
 
-  async completeMultipart(key: string, uploadId: string, parts: readonly { partNumber: number; etag: string }[]): Promise<void> {
+  async completeMultipart(key: string, uploadId: string, parts: readonly { partNumber: number; etag: string }[], signal?: AbortSignal): Promise<void> {
     await throttled(
       this.client.send(
         new CompleteMultipartUploadCommand({
@@ -124,6 +131,7 @@ export class S3ResultStore implements ResultStore {
           UploadId: uploadId,
           MultipartUpload: { Parts: parts.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
         }),
+        sendOptions(signal),
       ),
     );
   }

@@ -157,6 +157,38 @@ describe.each([
     expect(existsSync(spoolPath)).toBe(false);
   });
 
+  it('an abort stops a part the store never answers, without retrying it, then aborts the upload (a cancel on a stalled link)', async () => {
+    const { store, sut, sleeps, spoolPath } = setup(4096);
+    let started = 0;
+    let stopped = 0;
+    // A part whose request gets no answer: it ends only when its signal is aborted.
+    const stalled = (signal?: AbortSignal): Promise<string> => {
+      started++;
+      return new Promise((_resolve, reject) => {
+        const stop = () => {
+          stopped++;
+          reject(new Error('aborted'));
+        };
+        if (signal?.aborted) stop();
+        else signal?.addEventListener('abort', stop, { once: true });
+      });
+    };
+    store.uploadPart = (_key, _id, _n, _body, signal) => stalled(signal);
+    if (streaming) (store as { uploadPartFrom: unknown }).uploadPartFrom = (_key: string, _id: string, _n: number, _body: unknown, signal?: AbortSignal) => stalled(signal);
+    const writer = await sut.openResultStream(tenant, {});
+    const data = plaintext(20_000);
+    // Up to the first part: once a write has created the upload, that part is on its way.
+    for (let i = 0; !store.calls.includes('createMultipart') && i < data.length; i += 512) await writer.write(data.subarray(i, i + 512));
+    await writer.abort(undefined as never);
+    expect(started).toBe(1);
+    expect(stopped).toBe(1);
+    expect(sleeps).toEqual([]);
+    expect(store.aborted).toBe(1);
+    expect(store.uploads.size).toBe(0);
+    expect(store.objects.size).toBe(0);
+    expect(existsSync(spoolPath)).toBe(false);
+  });
+
   it('fails a small result when PutObject keeps failing', async () => {
     const { store, sut, spoolPath } = setup(1 << 20);
     store.failNext('putObject', 3);

@@ -47,6 +47,8 @@ export class ResultUploader {
   /** Part-sized buffers reused across parts (stores without streaming), so a large result does not churn through garbage. */
   readonly #buffers: Buffer[] = [];
   #failure: { error: unknown } | undefined;
+  /** Aborted by `abort()`: store calls in flight stop at once instead of waiting for their answer. */
+  readonly #stop = new AbortController();
 
   constructor(store: ResultStore, key: string, spool: SpoolFile, tuning: UploadTuning) {
     this.#store = store;
@@ -62,7 +64,7 @@ export class ResultUploader {
     if (this.#uploadId === undefined && this.#spool.size < (this.#tuning.multipartThresholdBytes ?? partBytes)) return;
     while (this.#spool.size - this.#nextStart >= partBytes) {
       if (this.#spool.flushedSize < this.#nextStart + partBytes) await this.#spool.flush();
-      this.#uploadId ??= await this.#retry(() => this.#store.createMultipart(this.#key));
+      this.#uploadId ??= await this.#retry((signal) => this.#store.createMultipart(this.#key, signal));
       this.#start(this.#nextStart, partBytes);
       while (this.#inFlight.size >= maxInFlight) await Promise.race(this.#inFlight);
       this.#throwIfFailed();
@@ -78,10 +80,10 @@ export class ResultUploader {
       const putFrom = this.#store.putObjectFrom?.bind(this.#store);
       if (putFrom) {
         const body = this.#spool.range(0, total);
-        await this.#retry(() => putFrom(this.#key, body));
+        await this.#retry((signal) => putFrom(this.#key, body, signal));
       } else {
         const body = await this.#spool.read(0, total);
-        await this.#retry(() => this.#store.putObject(this.#key, body));
+        await this.#retry((signal) => this.#store.putObject(this.#key, body, signal));
       }
       return;
     }
@@ -90,22 +92,31 @@ export class ResultUploader {
     this.#throwIfFailed();
     const uploadId = this.#uploadId;
     const parts = [...this.#parts].sort((a, b) => a.partNumber - b.partNumber);
-    await this.#retry(() => this.#store.completeMultipart(this.#key, uploadId, parts));
+    await this.#retry((signal) => this.#store.completeMultipart(this.#key, uploadId, parts, signal));
     this.#uploadId = undefined;
   }
 
-  /** Waits for the parts in flight, then discards the multipart upload. Never throws. */
+  /**
+   * Stops the calls in flight (a part stuck on a stalled link included) and waits for them to settle,
+   * then discards the multipart upload. Never throws.
+   */
   async abort(): Promise<void> {
     this.#failure ??= { error: new Error('upload aborted') };
+    this.#stop.abort();
     await Promise.allSettled([...this.#inFlight]);
     const uploadId = this.#uploadId;
     this.#uploadId = undefined;
     if (uploadId === undefined) return;
     try {
       // A refusal is final: retrying it would only delay a cancel by the whole backoff.
-      await this.#retry(() => this.#store.abortMultipart(this.#key, uploadId).catch((error: unknown) => {
-        if (!(error instanceof ResultStoreRefused)) throw error;
-      }));
+      await withRetries(
+        () => this.#store.abortMultipart(this.#key, uploadId).catch((error: unknown) => {
+          if (!(error instanceof ResultStoreRefused)) throw error;
+        }),
+        this.#tuning.sleep,
+        this.#tuning.backoffMs,
+        honourRetryAfter,
+      );
     } catch {
       // The bucket's lifecycle rule for incomplete uploads is the last resort; no part is visible meanwhile.
     }
@@ -119,11 +130,11 @@ export class ResultUploader {
     // Streamed from the spool when the store can take a stream: a part then costs a few small reads
     // instead of a part-sized buffer (two of them were 16 MiB of the Worker's peak memory).
     const buffer = uploadFrom ? undefined : (this.#buffers.pop() ?? Buffer.allocUnsafe(this.#tuning.partBytes));
-    const task = this.#retry(async () => {
+    const task = this.#retry(async (signal) => {
       // Read from the spool on every attempt: a retry sends exactly the bytes on disk.
-      if (uploadFrom) return uploadFrom(this.#key, uploadId, partNumber, this.#spool.range(start, length));
+      if (uploadFrom) return uploadFrom(this.#key, uploadId, partNumber, this.#spool.range(start, length), signal);
       const body = await this.#spool.readInto(buffer as Buffer, start, length);
-      return this.#store.uploadPart(this.#key, uploadId, partNumber, body);
+      return this.#store.uploadPart(this.#key, uploadId, partNumber, body, signal);
     }).then(
       (etag) => {
         this.#parts.push({ partNumber, etag });
@@ -140,9 +151,10 @@ export class ResultUploader {
   }
 
   /** A store call with its retries; its last failure becomes a `ResultSinkError` (throttled, refused, unavailable). */
-  async #retry<T>(attempt: () => Promise<T>): Promise<T> {
+  async #retry<T>(attempt: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const signal = this.#stop.signal;
     try {
-      return await withRetries(attempt, this.#tuning.sleep, this.#tuning.backoffMs, honourRetryAfter);
+      return await withRetries(() => attempt(signal), this.#tuning.sleep, this.#tuning.backoffMs, honourRetryAfter, signal);
     } catch (error) {
       throw storageError(error);
     }

@@ -14,15 +14,38 @@ export type RetryWait = (error: unknown, plannedMs: number) => number;
 
 /**
  * Runs `attempt` until it succeeds, waiting `wait(error, backoff[i])` after failure i (by default
- * `backoff[i]`); rethrows the last error.
+ * `backoff[i]`); rethrows the last error. Once `signal` is aborted it tries no more and stops
+ * waiting: the failure in hand is rethrown at once.
  */
-export async function withRetries<T>(attempt: () => Promise<T>, sleep: Sleep, backoff: readonly number[] = UPLOAD_BACKOFF_MS, wait: RetryWait = (_e, ms) => ms): Promise<T> {
+export async function withRetries<T>(
+  attempt: () => Promise<T>,
+  sleep: Sleep,
+  backoff: readonly number[] = UPLOAD_BACKOFF_MS,
+  wait: RetryWait = (_e, ms) => ms,
+  signal?: AbortSignal,
+): Promise<T> {
   for (let i = 0; ; i++) {
     try {
       return await attempt();
     } catch (error) {
-      if (i >= backoff.length) throw error;
-      await sleep(wait(error, backoff[i]));
+      if (i >= backoff.length || signal?.aborted) throw error;
+      await abortableSleep(sleep, wait(error, backoff[i]), signal);
+      if (signal?.aborted) throw error;
     }
+  }
+}
+
+/** `sleep(ms)`, ended early by `signal`; its listener is removed either way (one per retry, never piling up). */
+async function abortableSleep(sleep: Sleep, ms: number, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return sleep(ms);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<void>((resolve) => {
+    onAbort = resolve;
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    await Promise.race([sleep(ms), aborted]);
+  } finally {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 }

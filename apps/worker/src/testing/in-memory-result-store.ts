@@ -47,7 +47,7 @@ export class InMemoryResultStore implements ResultStore {
     return Promise.resolve(id);
   }
 
-  uploadPart(key: string, uploadId: string, partNumber: number, body: Buffer): Promise<string> {
+  uploadPart(key: string, uploadId: string, partNumber: number, body: Buffer, _signal?: AbortSignal): Promise<string> {
     this.#call('uploadPart');
     const upload = this.uploads.get(uploadId);
     if (!upload || upload.key !== key) return Promise.reject(new Error('no such upload'));

@@ -173,7 +173,7 @@ describe.each([
         else signal?.addEventListener('abort', stop, { once: true });
       });
     };
-    store.uploadPart = (_key, _id, _n, _body, signal) => stalled(signal);
+    store.uploadPart = (_key: string, _id: string, _n: number, _body: Buffer, signal?: AbortSignal) => stalled(signal);
     if (streaming) (store as { uploadPartFrom: unknown }).uploadPartFrom = (_key: string, _id: string, _n: number, _body: unknown, signal?: AbortSignal) => stalled(signal);
     const writer = await sut.openResultStream(tenant, {});
     const data = plaintext(20_000);

@@ -152,8 +152,9 @@ describe('the Worker in multi-tenant mode: many tenants at once with fewer datab
     return line === undefined ? Number.NaN : Number(line.slice(line.lastIndexOf(' ') + 1));
   }
 
-  // A hundred jobs share one process with the Worker and the MongoDB test server: on a busy 2-core
-  // machine they take about half a minute, so the bound on a hang is wider than the integration default.
+  // A hundred jobs share one process with the Worker and the MongoDB test server: on a 2-core machine
+  // at load average 20 they took half a minute, at 37 a minute and a half, so the bound on a hang is
+  // wider than the integration default.
   it(`completes ${TENANTS} tenants x ${JOBS} jobs published at once, each under its tenant, evicting database clients past the cap of ${CAP}`, async () => {
     expect(await metric('worker_tenant_consumer_active', '')).toBe(TENANTS); // one Worker consumes every tenant's vhost
     const jobs = tenants.flatMap((tenantId) => Array.from({ length: JOBS }, () => ({ tenantId, jobId: randomUUID() })));
@@ -177,5 +178,5 @@ describe('the Worker in multi-tenant mode: many tenants at once with fewer datab
     // More tenants than database pools: the Worker's metrics show clients closed to make room while the jobs ran.
     expect(await metric('worker_tenant_pool_evictions_total', 'pool="mongodb",reason="lru"')).toBeGreaterThan(evictedBefore);
     expect(await metric('worker_tenant_pool_evictions_total', 'pool="mongodb",reason="evicted"')).toBe(0);
-  }, 180_000);
+  }, 300_000);
 });

@@ -1,14 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createManagerApp, loadManagerConfig } from '@fetcher/manager';
-import { aSigningKey, aTenantToken, managerTestEnv, provisionTenantIndexes, type TestSigningKey } from '@fetcher/manager/testing';
-import { startMongoTestServer, type MongoTestServer } from '@fetcher/mongo-test-server';
 import { verifyEnvelope } from '@fetcher/platform';
-import { createTenantVhosts, type TenantVhosts } from '@fetcher/platform/testing';
-import { startTenantManagerTestServer, type TenantManagerTestServer, type TenantRecord } from '@fetcher/tenant-manager-test-server';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import amqplib, { type GetMessage } from 'amqplib';
 import { Redis } from 'ioredis';
-import { MongoClient } from 'mongodb';
+import { MT_E2E_WORK_QUEUE as WORK_QUEUE, type MultiTenantManager, startMultiTenantManager, startTenantServices, type TenantServices } from './support/multi-tenant-manager';
 
 /**
  * Multi-tenant mode end to end, on real services: the Manager (in this process, listening on a
@@ -18,89 +12,26 @@ import { MongoClient } from 'mongodb';
  * and neither can see, change or cancel what the other has (404, so ids do not leak). A suspended
  * tenant gets 403 0131.
  */
-const WORK_QUEUE = 'fetcher.extract-external-data.queue';
-const API_KEY = 'mt-e2e-key';
-
 describe('multi-tenant Manager: two tenants, isolated end to end', () => {
-  let mongo: MongoTestServer;
-  let admin: MongoClient;
-  let vhosts: TenantVhosts;
-  let tenantManager: TenantManagerTestServer;
-  let key: TestSigningKey;
-  let app: NestFastifyApplication;
-  let base: string;
-  let internalHmac: Buffer;
   const suffix = randomUUID().slice(0, 8);
-  const databaseOf = (tenantId: string) => `mt_${tenantId}_${suffix}`;
-
-  function record(tenantId: string, status: TenantRecord['status'] = 'active'): TenantRecord {
-    const vhost = vhosts.byTenant(tenantId);
-    return {
-      name: tenantId,
-      status,
-      services: {
-        fetcher: {
-          id: tenantId,
-          tenantSlug: tenantId,
-          databases: { fetcher: { mongodb: { uri: mongo.uri, database: databaseOf(tenantId) } } },
-          messaging: { rabbitmq: { host: '127.0.0.1', port: 5672, vhost: vhost.vhost, username: vhost.username, password: vhost.password } },
-        },
-        ledger: {
-          id: tenantId,
-          tenantSlug: tenantId,
-          databases: { onboarding: { postgresql: { host: '127.0.0.1', port: 5432, database: 'test', username: 'postgres', password: 'trust' } } },
-        },
-      },
-    };
-  }
+  let services: TenantServices;
+  let manager: MultiTenantManager;
+  let base: string;
 
   beforeAll(async () => {
-    mongo = await startMongoTestServer();
-    admin = await new MongoClient(mongo.uri).connect();
-    vhosts = createTenantVhosts(['acme', 'globex', 'paused']);
-    for (const tenantId of ['acme', 'globex', 'paused']) await provisionTenantIndexes(admin.db(databaseOf(tenantId)));
-    tenantManager = await startTenantManagerTestServer({
-      tenants: { apiKey: API_KEY, tenants: { acme: record('acme'), globex: record('globex'), paused: record('paused', 'suspended') } },
-    });
-    key = await aSigningKey('mt-e2e');
-    const config = loadManagerConfig(managerTestEnv(mongo.uri, {
-      ENV_NAME: 'staging',
-      RABBITMQ_FETCHER_WORK_QUEUE: WORK_QUEUE,
-      REDIS_HOST: '127.0.0.1',
-      MULTI_TENANT_ENABLED: 'true',
-      MULTI_TENANT_URL: tenantManager.url,
-      MULTI_TENANT_SERVICE_API_KEY: API_KEY,
-      MULTI_TENANT_ALLOW_INSECURE_HTTP: 'true',
-      MULTI_TENANT_REDIS_HOST: '127.0.0.1',
-      MULTI_TENANT_JWT_PUBLIC_KEY: Buffer.from(key.publicPem).toString('base64'),
-    }));
-    internalHmac = config.keyRing.current().internalHmac;
-    app = await createManagerApp(config, { logger: false, redisKeyPrefix: `e2e:${suffix}:` });
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+    services = await startTenantServices(suffix, { acme: 'active', globex: 'active', paused: 'suspended' });
+    manager = await startMultiTenantManager({ id: suffix, mongoUri: services.mongo.uri, tenantManagerUrl: services.tenantManager.url, apiKey: services.apiKey });
+    base = manager.base;
   });
   afterAll(async () => {
-    await app?.close();
-    await tenantManager?.close();
-    vhosts?.cleanup();
-    for (const tenantId of ['acme', 'globex', 'paused']) await admin?.db(databaseOf(tenantId)).dropDatabase();
-    await admin?.close();
-    await mongo?.close();
+    await manager?.close();
+    await services?.close();
   });
 
-  async function call(tenantId: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    const token = await aTenantToken(key, tenantId);
-    const response = await fetch(base + path, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Record<string, unknown> };
-  }
+  const call = (...args: Parameters<MultiTenantManager['call']>) => manager.call(...args);
 
   async function messagesIn(tenantId: string): Promise<GetMessage[]> {
-    const model = await amqplib.connect(`amqp://guest:guest@127.0.0.1:5672/${encodeURIComponent(vhosts.byTenant(tenantId).vhost)}`);
+    const model = await amqplib.connect(`amqp://guest:guest@127.0.0.1:5672/${encodeURIComponent(services.vhosts.byTenant(tenantId).vhost)}`);
     try {
       const channel = await model.createChannel();
       const out: GetMessage[] = [];
@@ -126,16 +57,16 @@ describe('multi-tenant Manager: two tenants, isolated end to end', () => {
       expect(job.status).toBe(202);
       state[tenantId] = { connectionId: created.body.id as string, jobId: job.body.jobId as string };
       // Stored in the tenant's own database, nowhere else.
-      expect(await admin.db(databaseOf(tenantId)).collection('connection').countDocuments()).toBe(1);
-      expect(await admin.db(databaseOf(tenantId)).collection('job').countDocuments()).toBe(1);
+      expect(await services.db(tenantId).collection('connection').countDocuments()).toBe(1);
+      expect(await services.db(tenantId).collection('job').countDocuments()).toBe(1);
     }
-    expect(await admin.db(databaseOf('paused')).collection('job').countDocuments()).toBe(0);
+    expect(await services.db('paused').collection('job').countDocuments()).toBe(0);
 
     for (const tenantId of ['acme', 'globex']) {
       const messages = await messagesIn(tenantId);
       expect(messages.map((m) => [m.properties.headers?.jobId, m.properties.headers?.['X-Tenant-ID']])).toEqual([[state[tenantId].jobId, tenantId]]);
       const [message] = messages;
-      expect(verifyEnvelope({ keys: [internalHmac], headers: message.properties.headers, body: message.content, exchange: '', routingKey: WORK_QUEUE, now: new Date() }))
+      expect(verifyEnvelope({ keys: [manager.internalHmac], headers: message.properties.headers, body: message.content, exchange: '', routingKey: WORK_QUEUE, now: new Date() }))
         .toMatchObject({ ok: true, tenantId, jobId: state[tenantId].jobId });
     }
   });
@@ -191,7 +122,7 @@ describe('multi-tenant Manager: two tenants, isolated end to end', () => {
 
   it('acts on a tenant.service.suspended event at once: that tenant is refused (403 0131) before its cached config expires, the other keeps working', async () => {
     expect((await call('acme', 'GET', `/v1/fetcher/${state.acme.jobId}`)).status).toBe(200); // acme's config is cached now
-    tenantManager.putTenant('acme', record('acme', 'suspended'));
+    services.tenantManager.putTenant('acme', services.record('acme', 'suspended'));
     const redis = new Redis({ host: '127.0.0.1', port: 6379 });
     try {
       await redis.publish('tenant-events:staging:', JSON.stringify({

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createManagerApp, loadManagerConfig } from '@fetcher/manager';
-import { aSigningKey, aTenantToken, managerTestEnv, provisionTenantIndexes, type TestSigningKey } from '@fetcher/manager/testing';
+import { provisionTenantIndexes } from '@fetcher/manager/testing';
 import { header, MT_WORK_QUEUE, type MultiTenantWorld, startMultiTenantWorld } from '@fetcher/worker/testing';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { type MultiTenantManager, startMultiTenantManager } from './support/multi-tenant-manager';
 
 /**
  * Multi-tenant mode end to end, Manager and Worker together on real services (the tenant-manager
@@ -15,29 +14,15 @@ describe('multi-tenant mode: Manager and Worker, two tenants end to end', () => 
   const suffix = randomUUID().slice(0, 6);
   const tenants = [`acme${suffix}`, `globex${suffix}`];
   let w: MultiTenantWorld;
-  let key: TestSigningKey;
-  let manager: NestFastifyApplication;
-  let base: string;
+  let manager: MultiTenantManager;
 
   beforeAll(async () => {
+    // The Worker's world owns the vhosts, the databases and the tenant-manager; the Manager joins it.
     w = await startMultiTenantWorld(tenants, ['orders']);
     for (const tenantId of tenants) await provisionTenantIndexes(w.db(tenantId));
-    key = await aSigningKey(`mt-${suffix}`);
-    const config = loadManagerConfig(managerTestEnv(w.mongoUri, {
-      ENV_NAME: 'staging',
-      APP_ENC_KEY: w.masterKey,
-      RABBITMQ_FETCHER_WORK_QUEUE: MT_WORK_QUEUE,
-      REDIS_HOST: '127.0.0.1',
-      MULTI_TENANT_ENABLED: 'true',
-      MULTI_TENANT_URL: w.tm.url,
-      MULTI_TENANT_SERVICE_API_KEY: w.apiKey,
-      MULTI_TENANT_ALLOW_INSECURE_HTTP: 'true',
-      MULTI_TENANT_REDIS_HOST: '127.0.0.1',
-      MULTI_TENANT_JWT_PUBLIC_KEY: Buffer.from(key.publicPem).toString('base64'),
-    }));
-    manager = await createManagerApp(config, { logger: false, redisKeyPrefix: `e2e:${suffix}:` });
-    await manager.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${(manager.getHttpServer().address() as { port: number }).port}`;
+    manager = await startMultiTenantManager({
+      id: suffix, mongoUri: w.mongoUri, tenantManagerUrl: w.tm.url, apiKey: w.apiKey, masterKey: w.masterKey, workQueue: MT_WORK_QUEUE,
+    });
   });
 
   afterAll(async () => {
@@ -45,16 +30,7 @@ describe('multi-tenant mode: Manager and Worker, two tenants end to end', () => 
     await w?.close();
   });
 
-  async function call(tenantId: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-    const token = await aTenantToken(key, tenantId);
-    const response = await fetch(base + path, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    const text = await response.text();
-    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as Record<string, unknown> };
-  }
+  const call = (...args: Parameters<MultiTenantManager['call']>) => manager.call(...args);
 
   it('runs each tenant\'s job from its own vhost and database; the result is under its prefix and the other tenant cannot see the job', async () => {
     const jobs: Record<string, string> = {};

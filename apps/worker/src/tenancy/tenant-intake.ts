@@ -38,7 +38,7 @@ export function wireTenantIntake(options: TenantIntakeOptions): { consumers: Ten
     logger,
     ...options.retry,
   });
-  const metrics = options.metrics ? new TenantConsumerMetrics(options.metrics, () => consumers.consuming().length) : undefined;
+  const metrics = options.metrics ? new TenantConsumerMetrics(options.metrics, () => consumers.consuming().length, { mongodb: resources.mongo, rabbitmq: resources.amqp }) : undefined;
   const reconciler = new TenantReconciler({
     listActive: (signal) => resources.client.getActiveTenants(FETCHER_SERVICE, { signal }),
     consumers,

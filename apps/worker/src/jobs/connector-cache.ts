@@ -16,7 +16,7 @@ export interface ConnectorReuseSettings {
 export type HostRecheck = (descriptor: ConnectionDescriptor, signal: AbortSignal) => Promise<void>;
 
 interface IdleEntry {
-  readonly key: string;
+  readonly key: ConnectorKey;
   readonly tenantId: string;
   readonly connector: Connector;
   readonly timer: NodeJS.Timeout | undefined;
@@ -28,10 +28,10 @@ interface IdleEntry {
  *
  * - A connector serves one job at a time: `take` removes it, `give` puts back only what a job that
  *   succeeded returns; a failed or canceled job closes its connectors instead.
- * - The key is the tenant, the connection and a fingerprint of everything the connector was built
- *   from (host, port, user, database, TLS mode, host attributes including the job's schema scope,
- *   the decrypted password and TLS material): a changed password, host or certificate never meets
- *   the old pool, which simply idles out.
+ * - The key is the tenant, the connection, a fingerprint of everything the connector was built from
+ *   (host, port, user, database, TLS mode, host attributes, the decrypted password and TLS material)
+ *   and the job's schema scope. A changed password, host or certificate never meets the old pool:
+ *   the first job with the new one closes what was kept under the old.
  * - Before a kept connector is handed out, its host goes through host safety again (`recheck`) and
  *   it must answer a ping; otherwise it is closed and the job builds a new one, which dials.
  * - Idle connectors close after `idleMs`, when more than `maxIdle` wait (oldest first), when their
@@ -63,7 +63,11 @@ export class ConnectorCache implements OnApplicationShutdown {
    */
   async take(tenantId: string, descriptor: ConnectionDescriptor, signal: AbortSignal): Promise<Connector | undefined> {
     const key = connectorKey(tenantId, descriptor);
-    const entry = [...this.#idle.values()].reverse().find((e) => e.key === key);
+    // Kept under the same connection with other credentials or another address: they changed, so
+    // what was kept for the old ones will not serve again.
+    const stale = [...this.#idle.values()].filter((e) => e.key.connection === key.connection && e.key.credentials !== key.credentials);
+    await Promise.all(stale.map((e) => this.#drop(e)));
+    const entry = [...this.#idle.values()].reverse().find((e) => sameKey(e.key, key));
     if (!entry) return undefined;
     this.#remove(entry);
     try {
@@ -118,18 +122,36 @@ export class ConnectorCache implements OnApplicationShutdown {
   }
 }
 
-/**
- * The cache key: tenant, connection (id, else name) and a SHA-256 over every field a connector is
- * built from, secrets included (read explicitly: they are non-enumerable and render as redacted).
- */
-export function connectorKey(tenantId: string, d: ConnectionDescriptor): string {
+/** Which connector may serve a job: all three parts must match. */
+export interface ConnectorKey {
+  /** The tenant and the connection (its id and name). */
+  readonly connection: string;
+  /**
+   * SHA-256 over every field a connector is built from except the job's schema scope: type,
+   * address, database, user, TLS mode, key version, the other host attributes, and the decrypted
+   * password and TLS material (read explicitly: they are non-enumerable and render as redacted).
+   */
+  readonly credentials: string;
+  /** The schemas the job reads (the connector's catalogue reads are limited to them). */
+  readonly scope: string;
+}
+
+export function connectorKey(tenantId: string, d: ConnectionDescriptor): ConnectorKey {
   const ssl = d.secrets?.ssl;
+  const { schemaScope, ...attributes } = (d.hostAttributes ?? {}) as Record<string, unknown>;
   const material = [
     d.type, d.host, d.port, d.databaseName, d.schema ?? null, d.userName, d.sslMode ?? null, d.keyVersion ?? null,
-    canonical(d.hostAttributes ?? null), d.secrets?.password ?? null, ssl?.ca ?? null, ssl?.cert ?? null, ssl?.key ?? null,
+    canonical(attributes), d.secrets?.password ?? null, ssl?.ca ?? null, ssl?.cert ?? null, ssl?.key ?? null,
   ];
-  const fingerprint = createHash('sha256').update(JSON.stringify(material)).digest('base64url');
-  return JSON.stringify([tenantId, d.id ?? '', d.configName, fingerprint]);
+  return {
+    connection: JSON.stringify([tenantId, d.id ?? '', d.configName]),
+    credentials: createHash('sha256').update(JSON.stringify(material)).digest('base64url'),
+    scope: canonical(schemaScope ?? null),
+  };
+}
+
+function sameKey(a: ConnectorKey, b: ConnectorKey): boolean {
+  return a.connection === b.connection && a.credentials === b.credentials && a.scope === b.scope;
 }
 
 /** JSON with object keys sorted, so equal attributes give equal text whatever their key order. */

@@ -38,8 +38,6 @@ export class JobConnectors extends ReadOnlyConnectionStore implements ConnectorR
   readonly progress = new ProgressCounter();
   readonly #byName = new Map<string, ConnectionDescriptor>();
   readonly #built = new Map<string, Connector>();
-  /** How many of this job's connectors were kept from an earlier job. */
-  reused = 0;
 
   constructor(
     private readonly registry: ConnectorRegistry,
@@ -59,9 +57,7 @@ export class JobConnectors extends ReadOnlyConnectionStore implements ConnectorR
     await traced(this.telemetry, 'connector.reuse', {}, async () => {
       for (const d of this.#byName.values()) {
         const kept = await reuse.cache.take(reuse.tenantId, d, signal);
-        if (!kept) continue;
-        this.#built.set(d.configName, kept);
-        this.reused++;
+        if (kept) this.#built.set(d.configName, kept);
       }
     });
   }

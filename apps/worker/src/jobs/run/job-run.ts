@@ -117,7 +117,9 @@ export class JobRun {
       // The commit point: the result object is stored, so a cancel from here on is ignored.
       const sealed = sink.sealed;
       if (!result.reference || !sealed) throw new WorkerError(WorkerCodes.hmacFailed);
+      // Every cursor is closed: the connections may serve the next job while this one writes its end.
       succeeded = true;
+      await connectors.closeAll(true);
 
       const completedAt = clock.now();
       const reference = { path: resultPath, sizeBytes: result.reference.sizeBytes, rowCount: result.reference.rowCount, hmac: sealed.hmac };

@@ -11,9 +11,16 @@
  * and kept (rebuilt when its row count differs).
  *
  *   node bench/dist/incremental-extraction.bench.js [--rows=1000000] [--tail=10000] [--reps=3]
- *        [--host=127.0.0.1] [--port=5432] [--user=postgres] [--database=test]
+ *        [--reuse=off,on] [--host=127.0.0.1] [--port=5432] [--user=postgres] [--database=test]
+ *
+ * `--reuse` lists the modes run in turn: `off` lets the engine build (dial) and close a connector per
+ * job, as an embedding host does by default; `on` keeps one connector across jobs, as the Worker does
+ * with CONNECTION_REUSE_IDLE_MS (its pool dialled once, the catalogue still read per job).
  */
-import { ConnectionInput, createEngine, createTenantContext, type CursorPosition, type Engine, type ExtractionRequest } from '@fetcher/engine';
+import {
+  ConnectionInput, type ConnectionDescriptor, type Connector, type ConnectorRegistry, createEngine, createTenantContext, type CursorPosition, type Engine,
+  type ExtractionRequest,
+} from '@fetcher/engine';
 import { MemoryConnectionStore } from '@fetcher/engine/memory';
 import { createConnectorRegistry } from '@fetcher/connectors';
 import { Client } from 'pg';
@@ -34,6 +41,8 @@ const PORT = Number(args.get('port') ?? 5432);
 const USER = args.get('user') ?? 'postgres';
 const DATABASE = args.get('database') ?? 'test';
 const TABLE = `${BENCH_SCHEMA}.incr_1m`;
+const REUSE = (args.get('reuse') ?? 'off').split(',').filter(Boolean);
+if (REUSE.some((mode) => mode !== 'on' && mode !== 'off')) throw new Error('--reuse takes a list of on and off');
 const TAIL_TARGET = 0.05;
 const FIRST_TARGET = 1.15;
 
@@ -79,6 +88,42 @@ async function timed(engine: Engine, sink: CryptoResultSink, request: Extraction
   return { seconds, rows: result.reference?.rowCount ?? 0 };
 }
 
+/**
+ * The Worker's reuse, reduced to what this bench needs: one connector per connection, built on first
+ * use and kept; the engine's close after each job is ignored, `closeAll` ends them.
+ */
+class KeptConnectors implements ConnectorRegistry {
+  readonly #kept = new Map<string, Connector>();
+  constructor(private readonly inner: ConnectorRegistry) {}
+
+  connector(type: string): ReturnType<ConnectorRegistry['connector']> {
+    const factory = this.inner.connector(type);
+    if (!factory) return undefined;
+    return {
+      build: (descriptor: ConnectionDescriptor): Connector => {
+        let real = this.#kept.get(descriptor.configName);
+        if (!real) {
+          real = factory.build(descriptor);
+          this.#kept.set(descriptor.configName, real);
+        }
+        const target = real;
+        return new Proxy(target, {
+          get: (t, prop) => {
+            if (prop === 'close') return () => Promise.resolve();
+            const value: unknown = Reflect.get(t, prop, t);
+            return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;
+          },
+        });
+      },
+    };
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.#kept.values()].map((c) => c.close()));
+    this.#kept.clear();
+  }
+}
+
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -95,46 +140,57 @@ async function main(): Promise<void> {
   } finally {
     await client.end();
   }
-  const sink = new CryptoResultSink('/dev/null');
-  const engine = createEngine({
-    // Statement budgets of ten minutes: on a busy machine a full read of the table can pass the defaults.
-    connectorRegistry: createConnectorRegistry({
-      hostSafety: { allowPrivate: true, allowlist: [`${HOST}/32`, HOST] },
-      timeouts: { queryMs: 600_000, filteredQueryMs: 600_000 },
-    }),
-    connectionStore: new MemoryConnectionStore(),
-    resultSink: sink,
-    limits: { maxResultBytes: 2 ** 31 },
-  });
-  await engine.createConnection(
-    createTenantContext('bench'),
-    new ConnectionInput({ configName: 'bench', type: 'POSTGRESQL', host: HOST, port: PORT, databaseName: DATABASE, userName: USER, hostAttributes: { schemaScope: [BENCH_SCHEMA] } }),
-  );
-  const mappedFields = { bench: { [TABLE]: ['*'] } };
-  const requests: Record<'full' | 'first' | 'tail', ExtractionRequest> = {
-    full: { mappedFields },
-    first: { mappedFields, incremental: { bench: { [TABLE]: { cursorField: 'updated_at' } } } },
-    tail: { mappedFields, incremental: { bench: { [TABLE]: { cursorField: 'updated_at', after } } } },
-  };
-  const expected = { full: ROWS, first: ROWS, tail: TAIL };
   const out = (line: string): boolean => process.stdout.write(`${line}\n`);
   out(`table ${TABLE}: ${ROWS} rows, index on (updated_at, id); tail after ${JSON.stringify(after)}; ${REPS} repetitions`);
-  out('rep  full s  first s  tail s  first/full  tail/full');
-  const times: Record<'full' | 'first' | 'tail', number[]> = { full: [], first: [], tail: [] };
-  for (let rep = 1; rep <= REPS; rep++) {
-    for (const name of ['full', 'first', 'tail'] as const) {
-      const { seconds, rows } = await timed(engine, sink, requests[name]);
-      if (rows !== expected[name]) throw new Error(`${name}: expected ${expected[name]} rows, got ${rows}`);
-      times[name].push(seconds);
-      process.stderr.write(`  rep ${rep} ${name}: ${seconds.toFixed(3)} s\n`);
+  let missed = false;
+  for (const reuse of REUSE) {
+    const sink = new CryptoResultSink('/dev/null');
+    const connectors = createConnectorRegistry({
+      hostSafety: { allowPrivate: true, allowlist: [`${HOST}/32`, HOST] },
+      // Statement budgets of ten minutes: on a busy machine a full read of the table can pass the defaults.
+      timeouts: { queryMs: 600_000, filteredQueryMs: 600_000 },
+    });
+    const kept = reuse === 'on' ? new KeptConnectors(connectors) : undefined;
+    const engine = createEngine({
+      connectorRegistry: kept ?? connectors,
+      connectionStore: new MemoryConnectionStore(),
+      resultSink: sink,
+      limits: { maxResultBytes: 2 ** 31 },
+    });
+    await engine.createConnection(
+      createTenantContext('bench'),
+      new ConnectionInput({ configName: 'bench', type: 'POSTGRESQL', host: HOST, port: PORT, databaseName: DATABASE, userName: USER, hostAttributes: { schemaScope: [BENCH_SCHEMA] } }),
+    );
+    const mappedFields = { bench: { [TABLE]: ['*'] } };
+    const requests: Record<'full' | 'first' | 'tail', ExtractionRequest> = {
+      full: { mappedFields },
+      first: { mappedFields, incremental: { bench: { [TABLE]: { cursorField: 'updated_at' } } } },
+      tail: { mappedFields, incremental: { bench: { [TABLE]: { cursorField: 'updated_at', after } } } },
+    };
+    const expected = { full: ROWS, first: ROWS, tail: TAIL };
+    out(`reuse ${reuse}`);
+    out('rep  full s  first s  tail s  first/full  tail/full');
+    const times: Record<'full' | 'first' | 'tail', number[]> = { full: [], first: [], tail: [] };
+    try {
+      for (let rep = 1; rep <= REPS; rep++) {
+        for (const name of ['full', 'first', 'tail'] as const) {
+          const { seconds, rows } = await timed(engine, sink, requests[name]);
+          if (rows !== expected[name]) throw new Error(`${name}: expected ${expected[name]} rows, got ${rows}`);
+          times[name].push(seconds);
+          process.stderr.write(`  rep ${rep} ${name}: ${seconds.toFixed(3)} s\n`);
+        }
+        const [full, first, tail] = [times.full[rep - 1], times.first[rep - 1], times.tail[rep - 1]];
+        out(`${String(rep).padStart(3)}  ${full.toFixed(2).padStart(6)}  ${first.toFixed(2).padStart(7)}  ${tail.toFixed(3).padStart(6)}  ${(first / full).toFixed(2).padStart(10)}  ${(tail / full).toFixed(4).padStart(9)}`);
+      }
+    } finally {
+      await kept?.closeAll();
     }
-    const [full, first, tail] = [times.full[rep - 1], times.first[rep - 1], times.tail[rep - 1]];
-    out(`${String(rep).padStart(3)}  ${full.toFixed(2).padStart(6)}  ${first.toFixed(2).padStart(7)}  ${tail.toFixed(3).padStart(6)}  ${(first / full).toFixed(2).padStart(10)}  ${(tail / full).toFixed(4).padStart(9)}`);
+    const [full, first, tail] = [median(times.full), median(times.first), median(times.tail)];
+    out(`median: full ${full.toFixed(2)} s, first incremental ${first.toFixed(2)} s, tail (${TAIL} rows) ${tail.toFixed(3)} s`);
+    out(`tail/full ${(tail / full).toFixed(4)} (target <= ${TAIL_TARGET}); first/full ${(first / full).toFixed(2)} (target <= ${FIRST_TARGET})`);
+    if (tail / full > TAIL_TARGET || first / full > FIRST_TARGET) missed = true;
   }
-  const [full, first, tail] = [median(times.full), median(times.first), median(times.tail)];
-  out(`median: full ${full.toFixed(2)} s, first incremental ${first.toFixed(2)} s, tail (${TAIL} rows) ${tail.toFixed(3)} s`);
-  out(`tail/full ${(tail / full).toFixed(4)} (target <= ${TAIL_TARGET}); first/full ${(first / full).toFixed(2)} (target <= ${FIRST_TARGET})`);
-  if (tail / full > TAIL_TARGET || first / full > FIRST_TARGET) {
+  if (missed) {
     out('REGRESSION: a target is missed');
     process.exitCode = 1;
   }

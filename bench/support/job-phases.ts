@@ -3,8 +3,8 @@
  *
  *   Manager  POST /v1/fetcher (server span) > job.dedup-lookup, job.connections.resolve,
  *            job.connectivity-check, job.schema-check, job.insert, job.publish > publish <queue>
- *   Worker   consume <queue> > job.read, job.lease, job.connections.resolve,
- *            engine.extraction.plan > connector.schema (holds the first dial),
+ *   Worker   consume <queue> > job.read, job.lease, job.connections.resolve, connector.reuse (a kept
+ *            connector rechecked and pinged), engine.extraction.plan > connector.schema (holds the first dial),
  *            engine.extraction.execute > connector.query, connector.read (busy time), result.encrypt
  *            (busy time), result.upload; job.terminal-write, publish <events exchange>
  *
@@ -52,7 +52,7 @@ export function jobPhases(spans: readonly CollectedSpan[], names: { queue: strin
     'lease acquire': sum('job.lease'),
     'connection resolve + decrypt': duration(worker('job.connections.resolve')),
     plan: duration(worker('engine.extraction.plan')) - sum('connector.schema'),
-    'connect + schema': sum('connector.schema'),
+    'connect + schema': sum('connector.reuse') + sum('connector.schema'),
     query: sum('connector.query'),
     'read rows': busy('connector.read'),
     'encode + write': 0,

@@ -89,8 +89,13 @@ describe('canceling a processing job in the standalone service', () => {
       const files = existsSync(join(dataDir, dir)) ? readdirSync(join(dataDir, dir), { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()) : [];
       expect({ dir, files: files.map((entry) => entry.name) }).toEqual({ dir, files: [] });
     }
-    const events = readFileSync(join(dataDir, DATA_LAYOUT.events), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { routingKey: string; body: unknown });
-    const mine = events.filter((event) => JSON.stringify(event.body).includes(id));
+    // The event is sent after the terminal write, so it may follow the status by a moment.
+    const mine = await eventually(() => {
+      if (!existsSync(join(dataDir, DATA_LAYOUT.events))) return undefined;
+      const events = readFileSync(join(dataDir, DATA_LAYOUT.events), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { routingKey: string; body: unknown });
+      const found = events.filter((event) => JSON.stringify(event.body).includes(id));
+      return found.length > 0 ? found : undefined;
+    });
     expect(mine.map((event) => event.routingKey)).toEqual(['job.canceled']);
 
     // A second cancel answers the same state; the Worker takes the next job normally.

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module, type ModuleMetadata, type Provider } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { JOB_CONTROL_EXCHANGE, MULTI_TENANT_NOT_SERVED } from '@fetcher/contracts';
-import { createConnectorRegistry } from '@fetcher/connectors';
+import { connectorAttributes, createConnectorRegistry, resolveDialTarget } from '@fetcher/connectors';
 import {
   assertFetcherTopology,
   checkWorkQueue,
@@ -34,6 +34,7 @@ import { TerminalEventRepairer } from './jobs/background/terminal-event-repairer
 import { FailPendingJobHandler } from './jobs/commands/fail-pending-job.handler';
 import { CONNECTOR_REGISTRY, RunJobHandler } from './jobs/commands/run-job.handler';
 import { JobCancelRegistry } from './jobs/cancel/job-cancel-registry';
+import { CONNECTOR_CACHE, ConnectorCache } from './jobs/connector-cache';
 import { JobOutbox } from './jobs/job-outbox';
 import { JobRequestedController } from './jobs/job-requested.controller';
 import { JOB_SETTINGS, type JobSettings } from './jobs/job-settings';
@@ -126,6 +127,16 @@ export class WorkerModule {
         {
           provide: CONNECTOR_REGISTRY,
           useFactory: () => createConnectorRegistry({ hostSafety: { allowPrivate: config.hostSafety.allowPrivate, allowlist: [...config.hostSafety.allowlist] } }),
+        },
+        {
+          provide: CONNECTOR_CACHE,
+          // A kept connector's host passes the same host-safety policy again before each job it serves.
+          useFactory: () => {
+            const hostSafety = { allowPrivate: config.hostSafety.allowPrivate, allowlist: [...config.hostSafety.allowlist] };
+            return new ConnectorCache(config.connectionReuse, async (descriptor, signal) => {
+              await resolveDialTarget(descriptor.host, hostSafety, { signal, exempt: connectorAttributes(descriptor).internal === true });
+            });
+          },
         },
         // Production infrastructure, or the host's in its place.
         ...(infrastructure

@@ -43,6 +43,13 @@ describe(loadWorkerConfig.name, () => {
     expect(problems({ ...BASE, JOB_RETRY_BASE_DELAY_MS: 'soon' }).join('\n')).toContain('JOB_RETRY_BASE_DELAY_MS');
   });
 
+  it('keeps datasource connections 30 s by default, 32 at most; 0 turns reuse off; refuses bad values by name', () => {
+    expect(loadWorkerConfig(BASE).connectionReuse).toEqual({ idleMs: 30_000, maxIdle: 32 });
+    expect(loadWorkerConfig({ ...BASE, CONNECTION_REUSE_IDLE_MS: '0', CONNECTION_REUSE_MAX_IDLE: '4' }).connectionReuse).toEqual({ idleMs: 0, maxIdle: 4 });
+    expect(problems({ ...BASE, CONNECTION_REUSE_IDLE_MS: '-1' }).join('\n')).toContain('CONNECTION_REUSE_IDLE_MS');
+    expect(problems({ ...BASE, CONNECTION_REUSE_MAX_IDLE: 'many' }).join('\n')).toContain('CONNECTION_REUSE_MAX_IDLE');
+  });
+
   it('reads the multipart threshold in MiB, and refuses one outside 8 to 4096 by name', () => {
     expect(loadWorkerConfig({ ...BASE, OBJECT_STORAGE_MULTIPART_THRESHOLD_MB: '512' }).storage.multipartThresholdBytes).toBe(512 * 1024 * 1024);
     for (const bad of ['4', '5000', 'lots']) {

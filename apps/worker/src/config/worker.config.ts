@@ -115,6 +115,9 @@ export const WORKER_ENV_SCHEMA = z.object({
   JOB_RETRY_BASE_DELAY_MS: envInt({ min: 0, max: 60_000, default: 2_000 }),
   HOST_SAFETY_ALLOWLIST: envHostAllowlist().optional(),
   HOST_SAFETY_ALLOW_PRIVATE: envBool(true),
+  // Datasource connectors kept between jobs of the same connection (0 = every job dials its own).
+  CONNECTION_REUSE_IDLE_MS: envInt({ min: 0, max: 3_600_000, default: 30_000 }),
+  CONNECTION_REUSE_MAX_IDLE: envInt({ min: 0, max: 10_000, default: 32 }),
 
   ...TENANCY_ENV,
   ...TENANCY_WORKER_ENV,
@@ -239,6 +242,8 @@ export interface WorkerConfig {
     readonly retryBaseDelayMs: number;
   };
   readonly hostSafety: { readonly allowPrivate: boolean; readonly allowlist: readonly string[] };
+  /** Idle datasource connectors kept for the next job of the same connection; `idleMs` 0 turns it off. */
+  readonly connectionReuse: { readonly idleMs: number; readonly maxIdle: number };
   /** Single-tenant: one fixed internal tenant. Multi-tenant: the tenant-manager, events and pools, and the reconciler's tick. */
   readonly tenancy: WorkerTenancy;
   readonly internalDatasources: readonly InternalDatasource[];
@@ -331,6 +336,7 @@ export function loadWorkerConfig(env: Readonly<Record<string, string | undefined
       retryBaseDelayMs: e.JOB_RETRY_BASE_DELAY_MS,
     },
     hostSafety: { allowPrivate: e.HOST_SAFETY_ALLOW_PRIVATE, allowlist: e.HOST_SAFETY_ALLOWLIST ?? [] },
+    connectionReuse: { idleMs: e.CONNECTION_REUSE_IDLE_MS, maxIdle: e.CONNECTION_REUSE_MAX_IDLE },
     tenancy: tenancy.multiTenant ? { ...tenancy, reconcileIntervalSec: e.MULTI_TENANT_RECONCILE_INTERVAL_SEC } : tenancy,
     internalDatasources: datasources,
     skippedDatasources: skipped,

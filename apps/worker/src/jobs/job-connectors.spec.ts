@@ -1,4 +1,5 @@
 import { MemoryConnectorFactory, MemoryConnectorRegistry, TemplateConnector } from '@fetcher/engine/memory';
+import { ConnectorCache } from './connector-cache';
 import { JobConnectors } from './job-connectors';
 
 describe(JobConnectors.name, () => {
@@ -42,5 +43,43 @@ describe(JobConnectors.name, () => {
   it('declares incremental support exactly when the real connector does', () => {
     expect(setup({ rows: {} }).sut.connector('memory')!.build(descriptor).supportsIncremental).toBe(true);
     expect(setup({ rows: {}, supportsIncremental: false }).sut.connector('memory')!.build(descriptor).supportsIncremental).toBe(false);
+  });
+
+  describe('with reuse', () => {
+    const withCache = (cache: ConnectorCache) => {
+      const factory = new MemoryConnectorFactory(new TemplateConnector({ rows: { a: [{ id: 1 }] } }));
+      const registry = new MemoryConnectorRegistry().register('memory', factory);
+      const job = () => new JobConnectors(registry, [descriptor], null, { cache, tenantId: 't1' });
+      return { factory, job };
+    };
+
+    it('gives the connectors of a job that succeeded back, and the next job takes them instead of building', async () => {
+      const cache = new ConnectorCache({ idleMs: 30_000, maxIdle: 4 }, () => Promise.resolve());
+      const { factory, job } = withCache(cache);
+      const first = job();
+      await first.prepare(AbortSignal.timeout(1_000));
+      first.connector('memory')!.build(descriptor);
+      await first.closeAll(true);
+      expect(cache.size).toBe(1);
+      const second = job();
+      await second.prepare(AbortSignal.timeout(1_000));
+      second.connector('memory')!.build(descriptor);
+      expect(factory.buildCount).toBe(1);
+      expect(factory.built[0].closeCount).toBe(0);
+      await second.closeAll(false);
+      expect(factory.built[0].closeCount).toBe(1);
+      expect(cache.size).toBe(0);
+    });
+
+    it('closes a job\'s connectors when it did not succeed', async () => {
+      const cache = new ConnectorCache({ idleMs: 30_000, maxIdle: 4 }, () => Promise.resolve());
+      const { factory, job } = withCache(cache);
+      const run = job();
+      await run.prepare(AbortSignal.timeout(1_000));
+      run.connector('memory')!.build(descriptor);
+      await run.closeAll();
+      expect(factory.built[0].closeCount).toBe(1);
+      expect(cache.size).toBe(0);
+    });
   });
 });

@@ -13,6 +13,13 @@ import {
 } from '@fetcher/engine';
 import { type Telemetry, traced } from '@fetcher/platform';
 import { BusySpan } from './busy-span';
+import type { ConnectorCache } from './connector-cache';
+
+/** Where a job's connectors come from and go back to between jobs; absent, each job dials its own. */
+export interface ConnectorReuse {
+  readonly cache: ConnectorCache;
+  readonly tenantId: string;
+}
 
 /** Rows and finished tables seen so far, for the job's progress. */
 export class ProgressCounter {
@@ -22,8 +29,10 @@ export class ProgressCounter {
 
 /**
  * The connectors of one job: one real connector per datasource, shared by planning and execution
- * (the engine closes what it builds, so it receives a handle whose close does nothing), and closed
- * by `closeAll()` when the job ends. Also the job's read-only connection store.
+ * (the engine closes what it builds, so it receives a handle whose close does nothing), and released
+ * by `closeAll()` when the job ends. With reuse, `prepare()` first takes connectors kept from earlier
+ * jobs of the same connections, and `closeAll(true)` (a job that succeeded) gives them back; any other
+ * end closes them. Also the job's read-only connection store.
  */
 export class JobConnectors extends ReadOnlyConnectionStore implements ConnectorRegistry {
   readonly progress = new ProgressCounter();
@@ -35,9 +44,22 @@ export class JobConnectors extends ReadOnlyConnectionStore implements ConnectorR
     descriptors: readonly ConnectionDescriptor[],
     /** Spans for the connector's steps (schema with the first dial, query, reads); null when tracing is off. */
     private readonly telemetry: Telemetry | null = null,
+    private readonly reuse: ConnectorReuse | null = null,
   ) {
     super('the worker does not change connections');
     for (const d of descriptors) this.#byName.set(d.configName, d);
+  }
+
+  /** Takes the kept connectors of this job's connections, if any (each rechecked and pinged by the cache). */
+  async prepare(signal: AbortSignal): Promise<void> {
+    const reuse = this.reuse;
+    if (!reuse?.cache.enabled) return;
+    await traced(this.telemetry, 'connector.reuse', {}, async () => {
+      for (const d of this.#byName.values()) {
+        const kept = await reuse.cache.take(reuse.tenantId, d, signal);
+        if (kept) this.#built.set(d.configName, kept);
+      }
+    });
   }
 
   connector(type: string): ConnectorFactory | undefined {
@@ -55,10 +77,25 @@ export class JobConnectors extends ReadOnlyConnectionStore implements ConnectorR
     };
   }
 
-  async closeAll(): Promise<void> {
-    const connectors = [...this.#built.values()];
+  /**
+   * Ends the job's use of its connectors. `keep` (only for a job that succeeded: every cursor closed,
+   * nothing aborted) gives them to the cache for the next job; otherwise, or without reuse, they are
+   * closed, so a canceled or failed job never leaves a connection behind.
+   */
+  async closeAll(keep = false): Promise<void> {
+    const built = [...this.#built.entries()];
     this.#built.clear();
-    await Promise.allSettled(connectors.map((c) => c.close()));
+    const reuse = this.reuse;
+    if (keep && reuse) {
+      await Promise.allSettled(
+        built.map(([name, c]) => {
+          const descriptor = this.#byName.get(name);
+          return descriptor ? reuse.cache.give(reuse.tenantId, descriptor, c) : c.close();
+        }),
+      );
+      return;
+    }
+    await Promise.allSettled(built.map(([, c]) => c.close()));
   }
 
   findConnection(_tenant: TenantContext, configName: string): Promise<ConnectionDescriptor | undefined> {

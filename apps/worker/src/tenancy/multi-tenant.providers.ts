@@ -18,6 +18,7 @@ import { perActiveTenant } from './per-tenant-pass';
 import { TenantConsumers } from './tenant-consumers';
 import { wireTenantIntake } from './tenant-intake';
 import { TenantJobQueues } from './tenant-job-queues';
+import { CONNECTOR_CACHE, type ConnectorCache } from '../jobs/connector-cache';
 import { FETCHER_SERVICE, TenantResources } from './tenant-resources';
 import { WorkerTenantReadiness } from './tenant-readiness';
 import { TENANT_SCOPE, TenantScope } from './tenant-scope';
@@ -53,15 +54,16 @@ export function multiTenantInfrastructure(config: WorkerConfig, tenancy: WorkerM
     {
       provide: TenantResources,
       // The lazy start on a cache miss: a pool that fetched the config of a tenant not served yet.
-      useFactory: (client: TenantManagerClient, intake: TenantJobQueues) =>
+      useFactory: (client: TenantManagerClient, intake: TenantJobQueues, datasources: ConnectorCache) =>
         new TenantResources({
           client,
+          datasources,
           maxTenants: tenancy.pools.maxTenants,
           idleTimeoutMs: tenancy.pools.idleTimeoutSec * 1000,
           defaultAmqpTls: config.amqp.tls,
           onConfigLoaded: (tenantId) => intake.lazyStart(tenantId),
         }),
-      inject: [TenantManagerClient, TenantJobQueues],
+      inject: [TenantManagerClient, TenantJobQueues, CONNECTOR_CACHE],
     },
     {
       provide: TenantJobQueues,

@@ -14,6 +14,8 @@ export interface TenantResourcesOptions {
   readonly defaultAmqpTls: boolean;
   /** Told about every config fetched for a pool: a tenant not served yet starts lazily. */
   readonly onConfigLoaded?: (tenantId: string) => void;
+  /** The Worker's kept datasource connectors: a removed tenant's are closed with its other resources. */
+  readonly datasources?: { evictTenant(tenantId: string): Promise<void> };
   /** Test tuning: the pools' idle sweep (0 = off). */
   readonly sweepIntervalMs?: number;
 }
@@ -27,10 +29,12 @@ export class TenantResources implements OnApplicationShutdown {
   readonly client: TenantManagerClient;
   readonly mongo: TenantPool<TenantMongo>;
   readonly amqp: TenantPool<TenantAmqp>;
+  readonly #datasources: TenantResourcesOptions['datasources'];
   #closed: Promise<void> | undefined;
 
   constructor(options: TenantResourcesOptions) {
     this.client = options.client;
+    this.#datasources = options.datasources;
     const configOf = async (tenantId: string): Promise<TenantConfig> => {
       const config = await this.client.getTenantConfig(tenantId, FETCHER_SERVICE);
       options.onConfigLoaded?.(tenantId);
@@ -46,8 +50,9 @@ export class TenantResources implements OnApplicationShutdown {
     this.amqp = createTenantAmqpPool({ ...common, defaultTls: options.defaultAmqpTls });
   }
 
-  /** A removed tenant: its database client, then its vhost connection, then its cached config. */
+  /** A removed tenant: its kept datasource connectors, its database client, its vhost connection, its cached config. */
   async release(tenantId: string): Promise<void> {
+    await this.#datasources?.evictTenant(tenantId);
     await this.mongo.evict(tenantId);
     await this.amqp.evict(tenantId);
     this.client.invalidate(tenantId, FETCHER_SERVICE);

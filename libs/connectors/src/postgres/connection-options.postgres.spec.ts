@@ -97,6 +97,7 @@ describe('PostgreSQL connection options', () => {
       ssl: false,
       connectionTimeoutMillis: 10_000,
       max: POOL_MAX,
+      idleTimeoutMillis: 0,
       application_name: 'fetcher',
     });
     expect(POOL_MAX).toBe(2);

@@ -89,6 +89,9 @@ export function postgresPoolConfig({ descriptor, secrets, target, tls, timeouts 
     client_encoding: 'UTF8',
     connectionTimeoutMillis: timeouts.connectMs,
     max: POOL_MAX,
+    // Idle sessions stay until the connector closes: a host that keeps connectors between jobs (the
+    // Worker) decides how long, and pg's own 10 s default would end them before its idle time.
+    idleTimeoutMillis: 0,
     application_name: 'fetcher',
     keepAlive: true,
     types: RAW_TEXT_TYPES,

@@ -24,6 +24,7 @@ import { MessageVerifier } from '../message-verifier';
 import type { RetryPolicy } from '../redelivery';
 import { RunJobCommand } from './run-job.command';
 import { JobCancelRegistry } from '../cancel/job-cancel-registry';
+import { ConnectorCache } from '../connector-cache';
 import { RunJobHandler } from './run-job.handler';
 
 const ROWS = { users: [{ id: 1n, name: 'Ada' }, { id: 2n, name: 'Grace' }], invoices: [{ id: 7n, total: '99.00' }] };
@@ -33,7 +34,7 @@ describe(RunJobHandler.name, () => {
   beforeEach(() => (spoolDir = mkdtempSync(join(tmpdir(), 'run-job-spec-'))));
   afterEach(() => rmSync(spoolDir, { recursive: true, force: true }));
 
-  const setup = (behavior: ConstructorParameters<typeof TemplateConnector>[0] = { rows: ROWS }, progressIntervalMs = 60_000) => {
+  const setup = (behavior: ConstructorParameters<typeof TemplateConnector>[0] = { rows: ROWS }, progressIntervalMs = 60_000, cache: ConnectorCache | null = null) => {
     const ring = KeyRing.create({ current: { version: '1', key: randomBytes(32) } });
     const clock = new FakeClock('2026-03-01T10:00:00Z');
     const jobs = withFaults(new TestJobStore());
@@ -43,14 +44,13 @@ describe(RunJobHandler.name, () => {
     const factory = new MemoryConnectorFactory(template);
     const registry = new MemoryConnectorRegistry().register('memory', factory);
     // The embedded resolver over the connections the Manager stored, and one operator-configured datasource.
+    const stored = [
+      storedConnection(ring, 'crm', { type: 'memory', productName: 'reporter', password: 's3cret-pass' }),
+      // Another product's connection: no job of `reporter` may read it.
+      storedConnection(ring, 'billing', { type: 'memory', productName: 'ledger' }),
+    ];
     const resolver = new MemoryConnectionResolver(
-      {
-        live: () => [
-          storedConnection(ring, 'crm', { type: 'memory', productName: 'reporter', password: 's3cret-pass' }),
-          // Another product's connection: no job of `reporter` may read it.
-          storedConnection(ring, 'billing', { type: 'memory', productName: 'ledger' }),
-        ],
-      },
+      { live: () => stored },
       ring,
       [{ configName: 'shared', type: 'memory', host: 'h', port: 1, databaseName: 'shared', userName: 'u', metadata: {} }],
     );
@@ -78,7 +78,7 @@ describe(RunJobHandler.name, () => {
     const metrics = new WorkerMetrics(new Registry());
     const outbox = new JobOutbox(jobs, publisher, settings, clock);
     const cancels = new JobCancelRegistry();
-    const sut = new RunJobHandler(jobs, resolver, results, registry, settings, clock, outbox, metrics, cancels);
+    const sut = new RunJobHandler(jobs, resolver, results, registry, settings, clock, outbox, metrics, cancels, null, cache);
     return { sut, cancels, jobs, results, publisher, template, factory, resolver, ring, clock, metrics, sleeps, sleeper, settings };
   };
 
@@ -575,6 +575,65 @@ describe(RunJobHandler.name, () => {
       expect(factory.buildCount).toBe(0);
       expect(jobs.terminalWrites.map((t) => t.write.status)).toEqual(['canceled']);
       expect(publisher.ids()).toEqual([`fetcher.job.canceled.${jobId}`]);
+    });
+  });
+
+  describe('connection reuse', () => {
+    const reuse = () => new ConnectorCache({ idleMs: 30_000, maxIdle: 8 }, () => Promise.resolve());
+    const run = async (world: ReturnType<typeof setup>) => {
+      const jobId = randomUUID();
+      world.jobs.add(jobId);
+      const outcome = await world.sut.execute(message(jobId));
+      return { jobId, outcome, status: world.jobs.jobs.get(jobId)?.status };
+    };
+
+    it('serves the next job of the same connection with the connector the last one left, pinged first', async () => {
+      const cache = reuse();
+      const world = setup({ rows: ROWS }, 60_000, cache);
+      expect((await run(world)).status).toBe('completed');
+      expect((await run(world)).status).toBe('completed');
+      expect(world.factory.buildCount).toBe(1);
+      const [connector] = world.factory.built;
+      expect(connector.closeCount).toBe(0);
+      expect(connector.discoverCalls).toBe(2); // the catalogue is read again for every job
+      expect(connector.testCalls).toBeGreaterThanOrEqual(2);
+      expect(cache.size).toBe(1);
+      await cache.close();
+      expect(connector.closeCount).toBe(1);
+    });
+
+    it('closes the connector of a failed job instead of keeping it; the next job dials afresh', async () => {
+      const cache = reuse();
+      const world = setup({ rows: ROWS }, 60_000, cache);
+      await run(world);
+      const [first] = world.factory.built;
+      first.behavior.queryErr = new Error('server closed the connection unexpectedly');
+      expect((await run(world)).status).toBe('failed');
+      expect(first.closeCount).toBe(1);
+      expect(cache.size).toBe(0);
+      expect((await run(world)).status).toBe('completed');
+      expect(world.factory.buildCount).toBe(2);
+    });
+
+    it('closes the connector of a canceled job (the aborted query ends with it)', async () => {
+      const cache = reuse();
+      const box: { world?: ReturnType<typeof setup>; jobId?: string } = {};
+      const world = setup({ rows: ROWS, afterQuery: () => void box.world?.cancels.request(box.jobId!, new Date('2026-03-01T09:59:58Z')) }, 60_000, cache);
+      box.world = world;
+      box.jobId = randomUUID();
+      world.jobs.add(box.jobId);
+      await world.sut.execute(message(box.jobId));
+      expect(world.jobs.jobs.get(box.jobId)?.status).toBe('canceled');
+      expect(world.factory.built[0].closeCount).toBe(1);
+      expect(cache.size).toBe(0);
+    });
+
+    it('dials again when reuse is off (idle 0)', async () => {
+      const world = setup({ rows: ROWS }, 60_000, new ConnectorCache({ idleMs: 0, maxIdle: 8 }, () => Promise.resolve()));
+      await run(world);
+      await run(world);
+      expect(world.factory.buildCount).toBe(2);
+      expect(world.factory.built.map((c) => c.closeCount)).toEqual([1, 1]);
     });
   });
 });

@@ -9,6 +9,7 @@ import { CONNECTION_RESOLVER, type ConnectionResolver } from '../../ports/connec
 import { JOB_STORE, type JobLease, type JobStore } from '../../ports/job-store.port';
 import { RESULT_STORE, type ResultStore } from '../../ports/result-store.port';
 import { JobCancelRegistry } from '../cancel/job-cancel-registry';
+import { CONNECTOR_CACHE, type ConnectorCache } from '../connector-cache';
 import { HANDLED, type JobOutcome, refused } from '../delivery-outcome';
 import { decideDelivery, watchStep } from '../delivery-policy';
 import { failureText } from '../error-text';
@@ -48,10 +49,11 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand>, BeforeAppl
     private readonly metrics: WorkerMetrics,
     cancels: JobCancelRegistry,
     @Optional() @Inject(TELEMETRY) telemetry: Telemetry | null = null,
+    @Optional() @Inject(CONNECTOR_CACHE) connectorCache: ConnectorCache | null = null,
   ) {
     this.#telemetry = telemetry;
     this.#terminals = new JobTerminals(jobs, clock, outbox, metrics, this.#log);
-    this.#run = new JobRun({ jobs, resolver, results, registry, settings, clock, terminals: this.#terminals, cancels, metrics, telemetry, log: this.#log });
+    this.#run = new JobRun({ jobs, resolver, results, registry, connectorCache, settings, clock, terminals: this.#terminals, cancels, metrics, telemetry, log: this.#log });
   }
 
   async execute({ delivery }: RunJobCommand): Promise<JobOutcome> {

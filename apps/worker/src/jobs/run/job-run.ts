@@ -10,6 +10,7 @@ import type { ResultStore } from '../../ports/result-store.port';
 import { HANDLED, type JobOutcome, refused } from '../delivery-outcome';
 import { JobFailure } from '../error-text';
 import { extractionRequest } from '../extraction-request';
+import type { ConnectorCache } from '../connector-cache';
 import { JobConnectors } from '../job-connectors';
 import { completedPayload, requestMetadata } from '../job-events';
 import { storedJobRequest } from '../job-message';
@@ -29,6 +30,8 @@ export interface JobRunDeps {
   readonly resolver: ConnectionResolver;
   readonly results: ResultStore;
   readonly registry: ConnectorRegistry;
+  /** Datasource connectors kept between jobs; null: every job dials and closes its own. */
+  readonly connectorCache: ConnectorCache | null;
   readonly settings: JobSettings;
   readonly clock: Clock;
   readonly terminals: JobTerminals;
@@ -66,12 +69,14 @@ export class JobRun {
     let sink: EncryptingResultSink | undefined;
     let progress: NodeJS.Timeout | undefined;
     let secrets: readonly string[] = [];
+    /** Set at the commit point: only then may the connectors serve another job. */
+    let succeeded = false;
     let released = false;
     const release = async (): Promise<void> => {
       if (released) return;
       released = true;
       if (progress) clearInterval(progress);
-      await connectors?.closeAll();
+      await connectors?.closeAll(succeeded);
       await sink?.dispose();
       await rm(spool, { force: true }).catch(() => undefined);
     };
@@ -88,7 +93,9 @@ export class JobRun {
       checkOwnership(resolved, metadata.source);
       const descriptors = resolved.map((r) => scoped(r.descriptor, Object.keys(request.mappedFields[r.descriptor.configName] ?? {})));
       const types = new Map(descriptors.map((d) => [d.configName, d.type]));
-      connectors = new JobConnectors(this.deps.registry, descriptors, telemetry);
+      const cache = this.deps.connectorCache;
+      connectors = new JobConnectors(this.deps.registry, descriptors, telemetry, cache ? { cache, tenantId } : null);
+      await connectors.prepare(signal);
       progress = this.#reportProgress(jobId, lease.token, connectors);
 
       const { resultPath, objectKey } = resultLocation(delivery.tenantHeader, jobId, settings.objectKeyPrefix);
@@ -110,6 +117,9 @@ export class JobRun {
       // The commit point: the result object is stored, so a cancel from here on is ignored.
       const sealed = sink.sealed;
       if (!result.reference || !sealed) throw new WorkerError(WorkerCodes.hmacFailed);
+      // Every cursor is closed: the connections may serve the next job while this one writes its end.
+      succeeded = true;
+      await connectors.closeAll(true);
 
       const completedAt = clock.now();
       const reference = { path: resultPath, sizeBytes: result.reference.sizeBytes, rowCount: result.reference.rowCount, hmac: sealed.hmac };

@@ -18,7 +18,8 @@ const PERSIST = 'engine extraction: engine: [unavailable] failed to persist extr
  * Resource faults at the Worker, each with its documented outcome (docs/reliability.md):
  *
  * - its spool volume full (ENOSPC) or not writable (EACCES), injected by a preload script in the
- *   Worker process (a small filesystem cannot be mounted here, and root ignores chmod);
+ *   Worker process (a small filesystem cannot be mounted here, and root ignores chmod): a result
+ *   past the in-memory limit fails on it, a smaller one never touches it;
  * - the result object already in the bucket when the job runs (a redelivery after an upload that
  *   succeeded but whose terminal write did not);
  * - object storage answering writes with 503 Slow Down and `Retry-After`, for a while, then for good;
@@ -37,6 +38,8 @@ describe('chaos: resource faults at the Worker', () => {
   const mapped = { src: { [`${schema}.rows`]: ['id', 'pad'] } };
 
   const wide = { src: { [`${schema}.wide`]: ['id', 'pad'] } };
+  /** About 3 MB stored: past the Worker's in-memory result limit (1 MiB), below the multipart threshold. */
+  const mid = { src: { [`${schema}.mid`]: ['id', 'pad'] } };
 
   const publish = async (t?: number, fields = mapped): Promise<string> => {
     const jobId = randomUUID();
@@ -81,7 +84,9 @@ describe('chaos: resource faults at the Worker', () => {
     pg = new Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' });
     await pg.connect();
     await pg.query(`CREATE SCHEMA ${schema}`);
+    // About 0.8 MB stored: within the Worker's in-memory result limit (1 MiB by default), so no spool file.
     await pg.query(`CREATE TABLE ${schema}.rows AS SELECT g AS id, repeat('x', 100) AS pad FROM generate_series(1, 5000) g`);
+    await pg.query(`CREATE TABLE ${schema}.mid AS SELECT g AS id, repeat('x', 100) AS pad FROM generate_series(1, 20000) g`);
     // About 15 MB of rows: past the 8 MiB multipart threshold, so parts are uploaded while it runs.
     await pg.query(`CREATE TABLE ${schema}.wide AS SELECT g AS id, repeat('x', 100) AS pad FROM generate_series(1, 120000) g`);
     await seedConnection(world.db, { configName: 'src', type: 'POSTGRESQL', host: '127.0.0.1', port: 5432, database: 'test', user: 'postgres' });
@@ -109,12 +114,12 @@ describe('chaos: resource faults at the Worker', () => {
   it.each([
     ['full (ENOSPC at every write)', 'ENOSPC', "result spool is full: no space left on the Worker's spool volume"],
     ['not writable (EACCES at every open)', 'EACCES', "result spool is not writable: permission denied on the Worker's spool directory"],
-  ])('spool %s: the job fails once with the reason, nothing is left, the next job completes', async (_name, code, reason) => {
+  ])('spool %s: a result past the in-memory limit fails once with the reason, nothing is left, the next job completes', async (_name, code, reason) => {
     writeFileSync(faultFile, code);
     let doc: Doc;
     let jobId: string;
     try {
-      jobId = await publish();
+      jobId = await publish(undefined, mid);
       doc = await settled(jobId);
     } finally {
       rmSync(faultFile, { force: true });
@@ -126,6 +131,22 @@ describe('chaos: resource faults at the Worker', () => {
     const recoveryMs = await recovery();
     expect(recoveryMs).toBeLessThan(OBJECTIVE.recoveryMs);
     report(`spool ${code}`, { outcome: doc.status, error: errorOf(doc), recoveryMs });
+  });
+
+  it.each(['ENOSPC', 'EACCES'])('spool %s: a result within the in-memory limit never touches the spool and completes', async (code) => {
+    writeFileSync(faultFile, code);
+    let doc: Doc;
+    let jobId: string;
+    try {
+      jobId = await publish();
+      doc = await settled(jobId);
+    } finally {
+      rmSync(faultFile, { force: true });
+    }
+    expect(doc.status).toBe('completed');
+    await expectOneEnding(jobId, doc);
+    await expectStoredResult(jobId, doc);
+    report(`spool ${code}, small result`, { outcome: doc.status });
   });
 
   it('spool fills up in the middle of a multipart upload: the job fails once, the upload is discarded, no object is left', async () => {

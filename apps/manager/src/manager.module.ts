@@ -15,7 +15,7 @@ import { DIAL_SLOTS, DIALS_PER_CONNECTION, LimitedConnectivityCheck } from './ad
 import { MongoJobRepository } from './adapters/mongo/job-repository.mongo';
 import { JOB_MODEL, JobSchema } from './adapters/mongo/job.schema';
 import { resultReaderProvider } from './adapters/s3/result-reader.s3';
-import { dispatchSweepProvider } from './jobs/dispatch/dispatch-sweep.provider';
+import { dispatchMarksProvider, dispatchSweepProvider } from './jobs/dispatch/dispatch-sweep.provider';
 import { JOB_CONTROLLERS, JOB_HANDLERS, JOB_RESULT_HANDLERS } from './jobs/job.handlers';
 import { CONNECTIVITY_CHECK } from './ports/connectivity-check.port';
 import { SCHEMA_CHECK } from './ports/schema-check.port';
@@ -151,6 +151,7 @@ export class ManagerModule {
           useFactory: (engine: Engine, slots: KeyedSemaphore) => new LimitedConnectivityCheck(new EngineConnectivityCheck(engine), slots),
         },
         dispatchSweepProvider,
+        dispatchMarksProvider,
         ...JOB_HANDLERS,
         // GET /v1/fetcher/{id}/result: nothing of it is built (no S3 client) unless it is enabled.
         ...(config.resultDownload.enabled ? [...JOB_RESULT_HANDLERS, ...(binds(options.infrastructure, RESULT_READER) ? [] : [resultReaderProvider])] : []),

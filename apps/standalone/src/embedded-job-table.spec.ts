@@ -62,7 +62,7 @@ describe('the standalone job table behind the Manager and Worker ports', () => {
   it('runs a job through lease, progress and terminal write, and shows the Manager the result without the outbox marker', async () => {
     await repository.insert(tenant, aJob());
     const lease = { token: 'lease-1', owner: 'w1', expiresAt: at(60) };
-    expect(await store.acquire(aJob().id, lease, at(1))).toMatchObject({ status: 'processing', lease });
+    expect(await store.acquire(aJob().id, lease, at(1))).toMatchObject({ job: { status: 'processing', lease }, takeover: false });
     expect(await store.acquire(aJob().id, { ...lease, token: 'lease-2' }, at(2))).toBeUndefined();
     expect(await new MemoryActiveExecutionChecker(table).hasActiveExecutions(tenant, 'demo')).toBe(true);
 

@@ -89,6 +89,7 @@ export class WorkerModule {
       upload: {
         partBytes: DEFAULT_PART_BYTES,
         multipartThresholdBytes: config.storage.multipartThresholdBytes,
+        inMemoryBytes: config.storage.inMemoryResultBytes,
         maxInFlight: DEFAULT_MAX_PARTS_IN_FLIGHT,
         sleep: realSleep,
       },

@@ -20,6 +20,7 @@ import { managerTestEnv } from '../testing/manager-test-env';
 import { pollUntil } from '../testing/poll';
 import { FaultProxy } from '@fetcher/platform/testing';
 import { drainQueue } from '../testing/amqp-queue';
+import { DispatchMarks } from './commands/dispatch-marks';
 import { DispatchSweep } from './dispatch/dispatch-sweep';
 
 /** An operator-configured datasource: exempt from ownership and the connectivity check. */
@@ -144,6 +145,8 @@ describe('job routes against RabbitMQ and the MongoDB test server', () => {
         metadata: body.metadata,
       });
 
+      // The dispatch is recorded after the answer: wait for that write, not for time.
+      await m.app.get(DispatchMarks).settled();
       const doc = await m.jobs.findOne({});
       expect(doc).toMatchObject({ status: 'pending', dedup_active: true, dispatch_attempts: 1, dispatched_at: m.clock.now() });
 
@@ -423,6 +426,7 @@ describe('job routes against RabbitMQ and the MongoDB test server', () => {
       const m = await startManager({ RABBITMQ_HOST: '127.0.0.1', RABBITMQ_PORT_AMQP: String(proxy.port) });
       expect((await m.post(aJobBody())).status).toBe(202);
       await messages(m.config.amqp.workQueue);
+      await m.app.get(DispatchMarks).settled(); // so that the only undispatched job below is the failed one
 
       proxy.cut();
       await pollUntil(async () => (await m.app.inject({ method: 'GET', url: '/readyz' })).statusCode === 503);

@@ -28,7 +28,7 @@ describe(loadWorkerConfig.name, () => {
     expect(config.amqp).toMatchObject({ concurrency: 5, declareTopology: true, url: 'amqp://localhost:5672', allowLegacyBodySignature: false });
     expect(config.jobs).toMatchObject({ leaseTtlMs: 60_000, reaperIntervalMs: 60_000, maxResultBytes: 268_435_456, retryMax: 5, retryBaseDelayMs: 2_000 });
     expect(config.mongo).toMatchObject({ uri: 'mongodb://localhost/', dbName: 'fetcher', maxPoolSize: 100 });
-    expect(config.storage).toMatchObject({ region: 'us-east-1', bucket: 'results', keyPrefix: '', forcePathStyle: false, multipartThresholdBytes: 8 * 1024 * 1024 });
+    expect(config.storage).toMatchObject({ region: 'us-east-1', bucket: 'results', keyPrefix: '', forcePathStyle: false, multipartThresholdBytes: 8 * 1024 * 1024, inMemoryResultBytes: 1024 * 1024 });
     expect(config.events.source).toBe('//lerian.fetcher/worker');
     expect(Object.isFrozen(config)).toBe(true);
   });
@@ -54,6 +54,14 @@ describe(loadWorkerConfig.name, () => {
     expect(loadWorkerConfig({ ...BASE, OBJECT_STORAGE_MULTIPART_THRESHOLD_MB: '512' }).storage.multipartThresholdBytes).toBe(512 * 1024 * 1024);
     for (const bad of ['4', '5000', 'lots']) {
       expect(problems({ ...BASE, OBJECT_STORAGE_MULTIPART_THRESHOLD_MB: bad }).join('\n')).toContain('OBJECT_STORAGE_MULTIPART_THRESHOLD_MB');
+    }
+  });
+
+  it('reads the in-memory result limit in KiB (0 turns it off), and refuses one outside 0 to 8192 by name', () => {
+    expect(loadWorkerConfig({ ...BASE, RESULT_IN_MEMORY_MAX_KB: '0' }).storage.inMemoryResultBytes).toBe(0);
+    expect(loadWorkerConfig({ ...BASE, RESULT_IN_MEMORY_MAX_KB: '8192' }).storage.inMemoryResultBytes).toBe(8 * 1024 * 1024);
+    for (const bad of ['-1', '8193', 'lots']) {
+      expect(problems({ ...BASE, RESULT_IN_MEMORY_MAX_KB: bad }).join('\n')).toContain('RESULT_IN_MEMORY_MAX_KB');
     }
   });
 

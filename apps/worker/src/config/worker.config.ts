@@ -47,7 +47,7 @@ import {
 } from '@fetcher/platform';
 import { z } from 'zod';
 import type { TelemetrySettings } from '@fetcher/platform';
-import { MAX_MULTIPART_THRESHOLD_MIB } from '../jobs/result/result-uploader';
+import { MAX_IN_MEMORY_RESULT_KIB, MAX_MULTIPART_THRESHOLD_MIB } from '../jobs/result/result-uploader';
 
 export const WORKER_CONFIG = Symbol('WorkerConfig');
 
@@ -103,6 +103,7 @@ export const WORKER_ENV_SCHEMA = z.object({
   OBJECT_STORAGE_TTL: z.string().optional(),
   OBJECT_STORAGE_MULTIPART_THRESHOLD_MB: envInt({ min: 8, max: MAX_MULTIPART_THRESHOLD_MIB, default: 8 }),
   RESULT_SPOOL_DIR: z.string().default(join(tmpdir(), 'fetcher-spool')),
+  RESULT_IN_MEMORY_MAX_KB: envInt({ min: 0, max: MAX_IN_MEMORY_RESULT_KIB, default: 1024 }),
 
   ...MONGO_ENV,
   MONGO_MAX_POOL_SIZE: envInt({ min: 1, max: 10_000, default: 100 }),
@@ -229,6 +230,8 @@ export interface WorkerConfig {
     readonly ttl?: string;
     /** Results up to this size are one PutObject at the end; larger ones upload parts during the extraction. */
     readonly multipartThresholdBytes: number;
+    /** Stored results up to this size stay in memory, with no spool file; 0: always the spool file. */
+    readonly inMemoryResultBytes: number;
   };
   /** Absent when a host embeds the store. */
   readonly mongo?: WorkerMongoSettings;
@@ -325,6 +328,7 @@ export function loadWorkerConfig(env: Readonly<Record<string, string | undefined
       spoolDir: e.RESULT_SPOOL_DIR,
       ...(e.OBJECT_STORAGE_TTL ? { ttl: e.OBJECT_STORAGE_TTL } : {}),
       multipartThresholdBytes: e.OBJECT_STORAGE_MULTIPART_THRESHOLD_MB * 1024 * 1024,
+      inMemoryResultBytes: e.RESULT_IN_MEMORY_MAX_KB * 1024,
     },
     ...(mongo ? { mongo: { ...mongo, maxPoolSize: e.MONGO_MAX_POOL_SIZE } } : {}),
     jobs: {

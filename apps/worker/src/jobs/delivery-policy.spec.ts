@@ -1,4 +1,5 @@
 import type { JobLease, JobRecord, JobStatus } from '../ports/job-store.port';
+import { canAcquire } from '../ports/job-store.rules';
 import { type DeliveryDecision, decideDelivery, watchStep, type WatchStep } from './delivery-policy';
 
 const NOW = new Date('2026-03-01T10:00:00Z');
@@ -43,6 +44,15 @@ describe(decideDelivery.name, () => {
   it.each(table)('%s', (_name, observed, decision) => {
     expect(decideDelivery({ job: observed, now: NOW, leaseOwner: ME })).toEqual(decision);
   });
+
+  // The Worker asks the store for the lease before it reads the job: the store's condition must take
+  // exactly the jobs this policy runs, or a delivery would run a job the policy would not.
+  it.each(table.filter((row): row is [string, JobRecord, DeliveryDecision] => row[1] !== undefined))(
+    "the store's acquire condition agrees: %s",
+    (_name, observed, decision) => {
+      expect(canAcquire({ ...observed, createdAt: NOW }, NOW)).toBe(decision.kind === 'acquire');
+    },
+  );
 });
 
 describe(watchStep.name, () => {

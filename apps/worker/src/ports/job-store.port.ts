@@ -37,6 +37,13 @@ export interface JobProgress {
   readonly updatedAt: Date;
 }
 
+/** A lease `acquire` took: the job as it is under that lease, and whether it had been started before (a takeover). */
+export interface AcquiredJob {
+  readonly job: JobRecord;
+  /** The job was processing (its lease had run out, or it had none): another Worker had started it. */
+  readonly takeover: boolean;
+}
+
 /** What a lease renewal found: the lease is gone, or still ours (extended), perhaps with a cancel asked for. */
 export type LeaseRenewal = { readonly held: false } | { readonly held: true; readonly cancelRequestedAt?: Date };
 
@@ -83,10 +90,13 @@ export class TerminalWriteRefused extends Error {
 export interface JobStore {
   find(jobId: string): Promise<JobRecord | undefined>;
   /**
-   * One atomic find-and-update: a pending job, or a processing one whose lease expired (or that has
-   * none), becomes processing under `lease`. `undefined` when another worker won.
+   * One atomic find-and-update, and the delivery's first round trip: a job the delivery policy would
+   * run (no terminal event pending, and pending, or processing with a lease that expired before
+   * `now` or no lease) becomes processing under `lease`. `undefined` when the job is anything else
+   * (absent, ended, leased by a live Worker, or just won by another one): the caller then reads it
+   * to learn which, so the common case costs one round trip instead of a read and a write.
    */
-  acquire(jobId: string, lease: JobLease, now: Date): Promise<JobRecord | undefined>;
+  acquire(jobId: string, lease: JobLease, now: Date): Promise<AcquiredJob | undefined>;
   /**
    * Extends the lease, in one conditional update that also reads the job's `cancelRequestedAt`
    * (so every renewal notices a cancel, even one whose control message this Worker never got).

@@ -19,8 +19,12 @@ export interface JobState {
   readonly cancelRequestedAt?: Date;
 }
 
-/** A pending job, or a processing one whose lease expired or that has none. */
+/**
+ * What the delivery policy runs (`decideDelivery` says `acquire`): no terminal event pending, and a
+ * pending job, or a processing one whose lease expired or that has none.
+ */
 export function canAcquire(job: JobState, now: Date): boolean {
+  if (job.metadata.terminalEventPending === true) return false;
   return job.status === 'pending' || (job.status === 'processing' && (!job.lease || job.lease.expiresAt.getTime() < now.getTime()));
 }
 

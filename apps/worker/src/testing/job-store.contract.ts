@@ -9,6 +9,8 @@ export interface SeededJob {
   readonly lease?: JobLease;
   /** A cancel the Manager asked for while the job was processing. */
   readonly cancelRequestedAt?: Date;
+  /** Metadata beside the Manager's `{ source: 'reporter' }` (the Worker's outbox marker, say). */
+  readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
 /** A store under test, and a way to put a job into the collection behind it. */
@@ -47,7 +49,9 @@ export function jobStoreContract(make: () => JobStoreUnderTest | Promise<JobStor
 
   it('acquires a pending job once: the second acquire loses', async () => {
     const id = await seed();
-    expect(await sut.acquire(id, { token: 'a', owner: 'w1', expiresAt: later(60_000) }, now)).toMatchObject({ id, status: 'processing', lease: { token: 'a', owner: 'w1' } });
+    const acquired = await sut.acquire(id, { token: 'a', owner: 'w1', expiresAt: later(60_000) }, now);
+    expect(acquired).toEqual({ job: await sut.find(id), takeover: false });
+    expect(acquired?.job).toMatchObject({ id, status: 'processing', metadata: { source: 'reporter' }, mappedFields: { crm: { users: ['id'] } }, lease: { token: 'a', owner: 'w1', expiresAt: later(60_000) } });
     expect(await sut.acquire(id, { token: 'b', owner: 'w2', expiresAt: later(60_000) }, now)).toBeUndefined();
     expect(await sut.acquire(randomUUID(), { token: 'c', owner: 'w3', expiresAt: later(60_000) }, now)).toBeUndefined();
     expect(await sut.find(id)).toMatchObject({ status: 'processing', lease: { token: 'a', owner: 'w1', expiresAt: later(60_000) } });
@@ -59,10 +63,38 @@ export function jobStoreContract(make: () => JobStoreUnderTest | Promise<JobStor
     const leaseless = await seed('processing');
     const done = await seed('completed');
     const lease = { token: 'new', owner: 'w1', expiresAt: later(60_000) };
-    expect(await sut.acquire(expired, lease, now)).toMatchObject({ lease: { token: 'new' } });
+    expect(await sut.acquire(expired, lease, now)).toEqual({ job: await sut.find(expired), takeover: true });
+    expect((await sut.find(expired))?.lease).toEqual(lease);
     expect(await sut.acquire(live, lease, now)).toBeUndefined();
-    expect(await sut.acquire(leaseless, lease, now)).toMatchObject({ lease: { token: 'new' } });
+    expect(await sut.acquire(leaseless, lease, now)).toMatchObject({ job: { status: 'processing', lease }, takeover: true });
     expect(await sut.acquire(done, lease, now)).toBeUndefined();
+    expect(await sut.find(live)).toMatchObject({ status: 'processing', lease: { token: 'old' } });
+  });
+
+  it('treats a lease that expires at this very instant as still live', async () => {
+    const id = await seed('processing', { lease: { token: 'old', owner: 'w0', expiresAt: now } });
+    expect(await sut.acquire(id, { token: 'new', owner: 'w1', expiresAt: later(60_000) }, now)).toBeUndefined();
+    expect(await sut.acquire(id, { token: 'new', owner: 'w1', expiresAt: later(60_000) }, later(1))).toMatchObject({ takeover: true });
+  });
+
+  it('acquires nothing the delivery policy would not run: a terminal event still pending, or a job that ended', async () => {
+    const marker = { terminalEventPending: true, terminalEventStatus: 'completed', terminalEventPayload: '{"e":1}' };
+    const lease = { token: 'new', owner: 'w1', expiresAt: later(60_000) };
+    const refused = [
+      await seed('completed', { metadata: marker }),
+      // Inconsistent (an event pending on a job that did not end): never run, whatever its status says.
+      await seed('pending', { metadata: marker }),
+      await seed('processing', { metadata: marker }),
+      await seed('failed'),
+      await seed('canceled'),
+    ];
+    for (const id of refused) {
+      const before = await sut.find(id);
+      expect(await sut.acquire(id, lease, now)).toBeUndefined();
+      expect(await sut.find(id)).toEqual(before);
+    }
+    // A marker that is not exactly `true` is no marker (as for the policy).
+    expect(await sut.acquire(await seed('pending', { metadata: { terminalEventPending: 'true' } }), lease, now)).toMatchObject({ takeover: false });
   });
 
   it('renews the lease only under the exact token', async () => {

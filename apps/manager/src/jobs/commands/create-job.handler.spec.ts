@@ -18,6 +18,7 @@ import { TestJobRepository } from '../../testing/test-job-repository';
 import { parseCreateJobRequest, type CreateJobRequest } from '../dto/create-job.request';
 import { CreateJobCommand } from './create-job.command';
 import { CreateJobHandler, DEDUP_WINDOW_MS } from './create-job.handler';
+import { DispatchMarks } from './dispatch-marks';
 
 const tenant = createTenantContext('default', 'req-1');
 
@@ -63,12 +64,13 @@ function setup() {
   const connectivity = new FakeConnectivityCheck();
   const clock = new FakeClock('2026-01-01T00:00:00Z');
   const schema = new FakeSchemaCheck();
-  const sut = new CreateJobHandler(jobs, publisher, resolver, connectivity, clock, schema);
+  const marks = new DispatchMarks(jobs);
+  const sut = new CreateJobHandler(jobs, publisher, resolver, connectivity, clock, schema, marks);
   const run = async (request: CreateJobRequest = aJobRequest()) => {
     await stored;
     return sut.execute(new CreateJobCommand(tenant, request));
   };
-  return { jobs, publisher, resolver, connections, pgMain, changePgMain, connectivity, schema, clock, sut, run };
+  return { jobs, publisher, resolver, connections, pgMain, changePgMain, connectivity, schema, clock, sut, run, marks };
 }
 
 async function failure(promise: Promise<unknown>): Promise<Pick<AppError, 'code' | 'title' | 'message' | 'fields' | 'category'>> {
@@ -83,12 +85,31 @@ async function failure(promise: Promise<unknown>): Promise<Pick<AppError, 'code'
 describe(CreateJobHandler.name, () => {
   beforeAll(() => Logger.overrideLogger(false)); // the failure paths log on purpose
   it('stores a pending job, publishes it with the request id, then records the dispatch', async () => {
-    const { run, jobs, publisher, clock } = setup();
+    const { run, jobs, publisher, clock, marks } = setup();
     const result = await run();
     expect(result.duplicate).toBe(false);
     expect(result.job).toMatchObject({ status: 'pending', createdAt: clock.now(), dispatchAttempts: 0, dispatchedAt: null });
     expect(publisher.published).toEqual([{ tenant, job: result.job, requestId: 'req-1' }]);
+    await marks.settled();
     expect(jobs.all(tenant)).toMatchObject([{ id: result.job.id, status: 'pending', dispatchedAt: clock.now(), dispatchAttempts: 1 }]);
+  });
+
+  it('answers once the publish is confirmed, without waiting for the dispatch record, which lands after', async () => {
+    const { run, jobs, clock, marks } = setup();
+    let land!: () => void;
+    const held = new Promise<void>((resolve) => (land = resolve));
+    const mark = jobs.markDispatched.bind(jobs);
+    jobs.markDispatched = async (...args) => {
+      await held;
+      return mark(...args);
+    };
+    const result = await run();
+    expect(result.duplicate).toBe(false);
+    expect(jobs.all(tenant)).toMatchObject([{ id: result.job.id, status: 'pending', dispatchedAt: null, dispatchAttempts: 0 }]);
+    const stopped = marks.stop();
+    land();
+    await stopped;
+    expect(jobs.all(tenant)).toMatchObject([{ id: result.job.id, dispatchedAt: clock.now(), dispatchAttempts: 1 }]);
   });
 
   it('returns the stored job for a repeated request and publishes once', async () => {
@@ -229,10 +250,12 @@ describe(CreateJobHandler.name, () => {
     expect(jobs.all(tenant)).toMatchObject([{ status: 'pending', dispatchedAt: null }]);
   });
 
-  it('answers 202 even when recording the dispatch fails: the message is out', async () => {
-    const { run, jobs } = setup();
+  it('answers 202 even when recording the dispatch fails: the message is out, the job left for the sweep', async () => {
+    const { run, jobs, marks } = setup();
     jobs.faults.failNext('markDispatched', new Error('mongo down'));
     expect((await run()).duplicate).toBe(false);
+    await marks.settled();
+    expect(jobs.all(tenant)).toMatchObject([{ status: 'pending', dispatchedAt: null }]);
   });
 
   describe('validation order', () => {

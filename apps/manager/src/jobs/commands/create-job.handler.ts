@@ -14,6 +14,7 @@ import type { Job } from '../job';
 import { checkDataRequest, checkFilterReferences, checkFilters, checkIncremental, requireMappedFields, requireSource } from '../job-request.rules';
 import { requestHash } from '../request-hash';
 import { CreateJobCommand, type CreateJobResult } from './create-job.command';
+import { DispatchMarks } from './dispatch-marks';
 import { describeError as describe, publishNewJob } from './publish-new-job';
 import { SingleFlight } from './single-flight';
 
@@ -36,6 +37,7 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
     @Inject(CONNECTIVITY_CHECK) private readonly connectivity: ConnectivityCheck,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(SCHEMA_CHECK) private readonly schema: SchemaCheck,
+    private readonly marks: DispatchMarks,
     /** A span per step of a creation (they show where a job's first milliseconds go); null when tracing is off. */
     @Optional() @Inject(TELEMETRY) private readonly telemetry: Telemetry | null = null,
   ) {}
@@ -156,7 +158,7 @@ export class CreateJobHandler implements ICommandHandler<CreateJobCommand, Creat
   }
 
   #publish(tenant: TenantContext, job: Job): Promise<void> {
-    return publishNewJob({ jobs: this.jobs, publisher: this.publisher, clock: this.clock, logger: this.#logger }, tenant, job);
+    return publishNewJob({ jobs: this.jobs, publisher: this.publisher, clock: this.clock, logger: this.#logger, marks: this.marks }, tenant, job);
   }
 }
 

@@ -5,20 +5,25 @@ import type { Clock } from '../../ports/clock.port';
 import type { JobPublisher } from '../../ports/job-publisher.port';
 import type { JobRepository } from '../../ports/job-repository.port';
 import { PUBLISH_FAILED_ERROR, type Job } from '../job';
+import type { DispatchMarks } from './dispatch-marks';
 
 export interface PublishDeps {
   readonly jobs: JobRepository;
   readonly publisher: JobPublisher;
   readonly clock: Clock;
   readonly logger: Logger;
+  /** Where the `dispatched_at` write goes once the publish is confirmed: after the answer, not before it. */
+  readonly marks: DispatchMarks;
 }
 
 /**
  * Hands a job just stored to the Worker. Stored first, published second: a crash in between leaves
  * a pending job that the dispatch sweep publishes later, while the other order could run a job
- * nobody stored. A refused publish fails the job and answers 500.
+ * nobody stored. A refused publish fails the job and answers 500. A confirmed one resolves at once:
+ * the `dispatched_at` write goes on after the answer (`DispatchMarks`), since the answer never
+ * depended on it and a missing mark only makes the sweep republish, harmlessly.
  */
-export async function publishNewJob({ jobs, publisher, clock, logger }: PublishDeps, tenant: TenantContext, job: Job): Promise<void> {
+export async function publishNewJob({ jobs, publisher, clock, logger, marks }: PublishDeps, tenant: TenantContext, job: Job): Promise<void> {
   try {
     await publisher.publishExtractionRequested(tenant, job, tenant.requestId ?? '');
   } catch (error) {
@@ -31,12 +36,8 @@ export async function publishNewJob({ jobs, publisher, clock, logger }: PublishD
     }
     throw Errors.internal();
   }
-  try {
-    await jobs.markDispatched(tenant, job.id, clock.now());
-  } catch (error) {
-    // The message is out. Without the mark the sweep republishes it, which the Worker's lease makes harmless.
-    logger.warn(`recording the dispatch of job ${job.id} failed: ${describeError(error)}`);
-  }
+  // The message is out. Without the mark the sweep republishes it, which the Worker's lease makes harmless.
+  marks.record(tenant, job.id, clock.now());
 }
 
 /** Error names only: driver messages may quote hosts or credentials. */

@@ -5,6 +5,7 @@ import { RecordingJobPublisher } from '../../testing/recording-job-publisher';
 import { TestJobRepository } from '../../testing/test-job-repository';
 import type { Job, JobStatus } from '../job';
 import { RetryJobCommand } from './retry-job.command';
+import { DispatchMarks } from './dispatch-marks';
 import { RetryJobHandler } from './retry-job.handler';
 
 const tenant = createTenantContext('default', 'req-1');
@@ -29,7 +30,7 @@ describe(RetryJobHandler.name, () => {
     const jobs = new TestJobRepository();
     for (const job of stored) await jobs.insert(tenant, job);
     const publisher = new RecordingJobPublisher();
-    return { jobs, publisher, sut: new RetryJobHandler(jobs, publisher, new FakeClock('2026-01-01T00:01:00Z')) };
+    return { jobs, publisher, sut: new RetryJobHandler(jobs, publisher, new FakeClock('2026-01-01T00:01:00Z'), new DispatchMarks(jobs)) };
   };
 
   it.each(['failed', 'canceled'] as const)('retries a %s job as a new job with the same request, linked both ways, and publishes it', async (status) => {

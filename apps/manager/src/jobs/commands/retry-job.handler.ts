@@ -6,6 +6,7 @@ import { CLOCK, type Clock } from '../../ports/clock.port';
 import { JOB_PUBLISHER, type JobPublisher } from '../../ports/job-publisher.port';
 import { JOB_REPOSITORY, type JobRepository } from '../../ports/job-repository.port';
 import { isRetryable, type Job } from '../job';
+import { DispatchMarks } from './dispatch-marks';
 import { publishNewJob } from './publish-new-job';
 import { RetryJobCommand, type RetryJobResult } from './retry-job.command';
 
@@ -28,6 +29,7 @@ export class RetryJobHandler implements ICommandHandler<RetryJobCommand, RetryJo
     @Inject(JOB_REPOSITORY) private readonly jobs: JobRepository,
     @Inject(JOB_PUBLISHER) private readonly publisher: JobPublisher,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly marks: DispatchMarks,
   ) {}
 
   async execute({ tenant, jobId }: RetryJobCommand): Promise<RetryJobResult> {
@@ -38,7 +40,7 @@ export class RetryJobHandler implements ICommandHandler<RetryJobCommand, RetryJo
     const outcome = await this.jobs.insertRetry(tenant, retry);
     switch (outcome.kind) {
       case 'created':
-        await publishNewJob({ jobs: this.jobs, publisher: this.publisher, clock: this.clock, logger: this.#logger }, tenant, retry);
+        await publishNewJob({ jobs: this.jobs, publisher: this.publisher, clock: this.clock, logger: this.#logger, marks: this.marks }, tenant, retry);
         return { job: retry, created: true };
       case 'retried_already':
         return { job: outcome.retry, created: false };

@@ -6,6 +6,7 @@ import { MANAGER_CONFIG, type ManagerConfig } from '../../config/manager.config'
 import { CLOCK, type Clock } from '../../ports/clock.port';
 import { JOB_PUBLISHER, type JobPublisher } from '../../ports/job-publisher.port';
 import { JOB_REPOSITORY, type JobRepository } from '../../ports/job-repository.port';
+import { DispatchMarks } from '../commands/dispatch-marks';
 import { DispatchSweep } from './dispatch-sweep';
 import { TENANT_MANAGER_CLIENT } from '../../adapters/tenancy/tenant-manager.provider';
 import { FETCHER_SERVICE } from '../../auth/tenant-admission';
@@ -49,3 +50,14 @@ async function activeTenants(client: TenantManagerClient): Promise<TenantContext
   }
   return out;
 }
+
+/** The post-answer `dispatched_at` writes, stopped (writes in flight finished) on drain like the sweep. */
+export const dispatchMarksProvider: FactoryProvider<DispatchMarks> = {
+  provide: DispatchMarks,
+  inject: [JOB_REPOSITORY, Lifecycle],
+  useFactory: (jobs: JobRepository, lifecycle: Lifecycle) => {
+    const marks = new DispatchMarks(jobs);
+    lifecycle.register(marks);
+    return marks;
+  },
+};

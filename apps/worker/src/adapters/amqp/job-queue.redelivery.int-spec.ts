@@ -46,15 +46,24 @@ async function poll<T>(probe: () => Promise<T | undefined> | T | undefined, ms =
   }
 }
 
-/** The real Mongo job store whose `find` fails while `failures` is above zero (the database paused). */
+/**
+ * The real Mongo job store whose reads of a job fail while `failures` is above zero (the database
+ * paused), one failure per call: `acquire` (a delivery's first call) and `find`.
+ */
 class PausingJobStore extends MongoJobStore {
   failures = 0;
   override find(jobId: string): ReturnType<JobStore['find']> {
-    if (this.failures > 0) {
-      this.failures--;
-      return Promise.reject(new Error('connection pool paused'));
-    }
-    return super.find(jobId);
+    return this.#paused() ?? super.find(jobId);
+  }
+
+  override acquire(...args: Parameters<JobStore['acquire']>): ReturnType<JobStore['acquire']> {
+    return this.#paused() ?? super.acquire(...args);
+  }
+
+  #paused(): Promise<never> | undefined {
+    if (this.failures <= 0) return undefined;
+    this.failures--;
+    return Promise.reject(new Error('connection pool paused'));
   }
 }
 

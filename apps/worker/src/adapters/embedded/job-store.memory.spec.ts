@@ -10,7 +10,7 @@ const seeder = (table: JobTable) => async (job: SeededJob) =>
   table.add({
     ...job,
     mappedFields: { crm: { users: ['id'] } },
-    metadata: { source: 'reporter' },
+    metadata: { source: 'reporter', ...job.metadata },
     requestHash: `hash-${job.id}`,
     completedAt: null,
     dispatchedAt: job.createdAt,

@@ -1,5 +1,5 @@
 import type { JobTable } from '@fetcher/contracts';
-import type { JobLease, JobProgress, JobRecord, JobStore, LeaseRenewal, TerminalGuard, TerminalWrite } from '../../ports/job-store.port';
+import type { AcquiredJob, JobLease, JobProgress, JobRecord, JobStore, LeaseRenewal, TerminalGuard, TerminalWrite } from '../../ports/job-store.port';
 import { awaitsEvent, canAcquire, guardAdmits, holdsLease, isAbandoned, jobRecordOf } from '../../ports/job-store.rules';
 
 /**
@@ -16,15 +16,16 @@ export class MemoryJobStore implements JobStore {
     return Promise.resolve(job ? jobRecordOf(job) : undefined);
   }
 
-  async acquire(jobId: string, lease: JobLease, now: Date): Promise<JobRecord | undefined> {
+  async acquire(jobId: string, lease: JobLease, now: Date): Promise<AcquiredJob | undefined> {
     const job = this.table.get(jobId);
     const free = job && canAcquire(job, now);
     if (!job || !free) return undefined;
+    const takeover = job.status === 'processing';
     job.status = 'processing';
     job.lease = { ...lease };
     job.completedAt = null;
     await this.table.persist(jobId);
-    return jobRecordOf(job);
+    return { job: jobRecordOf(job), takeover };
   }
 
   async renew(jobId: string, token: string, expiresAt: Date): Promise<LeaseRenewal> {

@@ -38,12 +38,12 @@ describe('MongoJobStore against the MongoDB test server', () => {
   describe('the job store contract', () => {
     jobStoreContract(() => ({
       store: sut,
-      seed: async ({ id, status, createdAt, lease, cancelRequestedAt }) => {
+      seed: async ({ id, status, createdAt, lease, cancelRequestedAt, metadata }) => {
         await db.collection('job').insertOne({
           _id: uuidToBinary(id),
           status,
           dedup_active: status === 'pending' || status === 'processing',
-          metadata: { source: 'reporter' },
+          metadata: { source: 'reporter', ...metadata },
           mapped_fields: { crm: { users: ['id'] } },
           created_at: createdAt,
           ...(lease ? { lease: encodeLease(lease) } : {}),
@@ -66,7 +66,7 @@ describe('MongoJobStore against the MongoDB test server', () => {
     const id = await seed('pending', request);
     const expected = { mappedFields: request.mapped_fields, filters: request.filters };
     expect(await sut.find(id)).toMatchObject(expected);
-    expect(await sut.acquire(id, { token: 'a', owner: 'w1', expiresAt: later(60_000) }, now)).toMatchObject(expected);
+    expect(await sut.acquire(id, { token: 'a', owner: 'w1', expiresAt: later(60_000) }, now)).toMatchObject({ job: expected });
   });
 
   it('reports a terminal write the server refuses as TerminalWriteRefused', async () => {
@@ -93,7 +93,7 @@ describe('MongoJobStore against the MongoDB test server', () => {
     const id = await seed();
     const first = await sut.acquire(id, { token: 'a', owner: 'w1', expiresAt: later(60_000) }, now);
     const second = await sut.acquire(id, { token: 'b', owner: 'w2', expiresAt: later(60_000) }, now);
-    expect(first).toMatchObject({ status: 'processing', lease: { token: 'a', owner: 'w1' } });
+    expect(first).toMatchObject({ job: { status: 'processing', lease: { token: 'a', owner: 'w1' } }, takeover: false });
     expect(second).toBeUndefined();
     expect(await raw(id)).toMatchObject({ status: 'processing', dedup_active: true });
   });
@@ -103,9 +103,17 @@ describe('MongoJobStore against the MongoDB test server', () => {
     const live = await seed('processing', { lease: { token: 'old', owner: 'w0', expires_at: later(5_000) } });
     const leaseless = await seed('processing');
     const lease = { token: 'new', owner: 'w1', expiresAt: later(60_000) };
-    expect(await sut.acquire(expired, lease, now)).toMatchObject({ lease: { token: 'new' } });
+    expect(await sut.acquire(expired, lease, now)).toMatchObject({ job: { lease: { token: 'new' } }, takeover: true });
     expect(await sut.acquire(live, lease, now)).toBeUndefined();
-    expect(await sut.acquire(leaseless, lease, now)).toMatchObject({ lease: { token: 'new' } });
+    expect(await sut.acquire(leaseless, lease, now)).toMatchObject({ job: { lease: { token: 'new' } }, takeover: true });
+  });
+
+  it('takes over a job that had completed_at set, and hands it out as the document now reads', async () => {
+    const id = await seed('processing', { completed_at: later(-5), lease: { token: 'old', owner: 'w0', expires_at: later(-1) } });
+    const acquired = await sut.acquire(id, { token: 'new', owner: 'w1', expiresAt: later(60_000) }, now);
+    expect(acquired?.job).toEqual(await sut.find(id));
+    expect(acquired?.job.completedAt).toBeUndefined();
+    expect(await raw(id)).toMatchObject({ status: 'processing', dedup_active: true, lease: { token: 'new', owner: 'w1', expires_at: later(60_000) } });
   });
 
   it('renews and writes progress only under the exact token', async () => {

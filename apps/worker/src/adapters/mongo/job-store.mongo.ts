@@ -6,6 +6,7 @@ import {
 import { Logger } from '@nestjs/common';
 import { BSON, type Collection, type Db, type Document, type Filter, MongoServerError, MongoWriteConcernError } from 'mongodb';
 import {
+  type AcquiredJob,
   type JobLease,
   type JobProgress,
   type JobRecord,
@@ -73,10 +74,15 @@ export class MongoJobStore implements JobStore {
     return doc ? toRecord(doc) : undefined;
   }
 
-  async acquire(jobId: string, lease: JobLease, now: Date): Promise<JobRecord | undefined> {
-    const doc = await this.#jobs.findOneAndUpdate(
+  /**
+   * The document comes back as it was before the update, which says whether this is a takeover;
+   * the job under the new lease is that document with the update's three changes applied.
+   */
+  async acquire(jobId: string, lease: JobLease, now: Date): Promise<AcquiredJob | undefined> {
+    const before = await this.#jobs.findOneAndUpdate(
       {
         _id: idFilter(jobId),
+        'metadata.terminalEventPending': { $ne: true },
         $or: [
           { status: 'pending' },
           { status: 'processing', $or: [{ 'lease.expires_at': { $lt: now } }, { lease: { $exists: false } }] },
@@ -86,9 +92,11 @@ export class MongoJobStore implements JobStore {
         $set: { status: 'processing', dedup_active: true, lease: encodeLease(lease) },
         $unset: { completed_at: '' },
       },
-      { returnDocument: 'after' },
+      { returnDocument: 'before' },
     );
-    return doc ? toRecord(doc) : undefined;
+    if (!before) return undefined;
+    const { completedAt: _unset, ...job } = toRecord(before);
+    return { job: { ...job, status: 'processing', lease: { ...lease } }, takeover: before.status === 'processing' };
   }
 
   async renew(jobId: string, token: string, expiresAt: Date): Promise<LeaseRenewal> {

@@ -47,12 +47,12 @@ describe('TenantJobStore: the job store contract on each tenant\'s own database'
   describe('the job store contract, within tenant acme', () => {
     jobStoreContract(() => ({
       store: within(scope, 'acme', sut),
-      seed: async ({ id: jobId, status, createdAt, lease, cancelRequestedAt }) => {
+      seed: async ({ id: jobId, status, createdAt, lease, cancelRequestedAt, metadata }) => {
         await client.db(database('acme')).collection('job').insertOne({
           _id: uuidToBinary(jobId),
           status,
           dedup_active: status === 'pending' || status === 'processing',
-          metadata: { source: 'reporter' },
+          metadata: { source: 'reporter', ...metadata },
           mapped_fields: { crm: { users: ['id'] } },
           created_at: createdAt,
           ...(lease ? { lease: encodeLease(lease) } : {}),

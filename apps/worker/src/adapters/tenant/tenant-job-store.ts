@@ -1,5 +1,5 @@
 import type { TenantMongo, TenantPool } from '@fetcher/platform';
-import type { JobLease, JobProgress, JobRecord, JobStore, LeaseRenewal, TerminalGuard, TerminalWrite } from '../../ports/job-store.port';
+import type { AcquiredJob, JobLease, JobProgress, JobRecord, JobStore, LeaseRenewal, TerminalGuard, TerminalWrite } from '../../ports/job-store.port';
 import type { TenantScope } from '../../tenancy/tenant-scope';
 import { MongoJobStore } from '../mongo/job-store.mongo';
 
@@ -22,7 +22,7 @@ export class TenantJobStore implements JobStore {
     return this.#use((s) => s.find(jobId));
   }
 
-  acquire(jobId: string, lease: JobLease, now: Date): Promise<JobRecord | undefined> {
+  acquire(jobId: string, lease: JobLease, now: Date): Promise<AcquiredJob | undefined> {
     return this.#use((s) => s.acquire(jobId, lease, now));
   }
 

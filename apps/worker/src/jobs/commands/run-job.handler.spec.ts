@@ -133,6 +133,76 @@ describe(RunJobHandler.name, () => {
     expect(readdirSync(spoolDir)).toEqual([]);
   });
 
+  describe('the lease is asked for before the job is read', () => {
+    /** Records the job store calls a delivery makes; `refuse` acquires that many times refuse, whatever the job. */
+    const recordCalls = (world: ReturnType<typeof setup>, refuse = 0) => {
+      const calls: string[] = [];
+      const find = world.jobs.find.bind(world.jobs);
+      const acquire = world.jobs.acquire.bind(world.jobs);
+      world.jobs.find = (id) => (calls.push('find'), find(id));
+      world.jobs.acquire = (id, lease, now) => (calls.push('acquire'), refuse-- > 0 ? Promise.resolve(undefined) : acquire(id, lease, now));
+      return calls;
+    };
+
+    it('runs a pending job after one store call, without reading it first', async () => {
+      const world = setup();
+      const calls = recordCalls(world);
+      const jobId = randomUUID();
+      world.jobs.add(jobId);
+      expect(await world.sut.execute(message(jobId))).toEqual({ kind: 'handled' });
+      expect(calls).toEqual(['acquire']);
+      expect(world.jobs.jobs.get(jobId)?.status).toBe('completed');
+      expect((await world.metrics.leaseTakeovers.get()).values[0]?.value ?? 0).toBe(0);
+    });
+
+    it('reads the job only when the lease is refused, and then does what the policy says', async () => {
+      const world = setup();
+      const calls = recordCalls(world);
+      const jobId = randomUUID();
+      world.jobs.add(jobId, 'completed');
+      expect(await world.sut.execute(message(jobId))).toEqual({ kind: 'handled' });
+      expect(calls).toEqual(['acquire', 'find']);
+      expect(world.jobs.terminalWrites).toEqual([]);
+    });
+
+    it('tries once more when the job read after a refused lease is free to run (it changed in between)', async () => {
+      const world = setup();
+      const calls = recordCalls(world, 1);
+      const jobId = randomUUID();
+      world.jobs.add(jobId);
+      expect(await world.sut.execute(message(jobId))).toEqual({ kind: 'handled' });
+      expect(calls).toEqual(['acquire', 'find', 'acquire']);
+      expect(world.jobs.jobs.get(jobId)?.status).toBe('completed');
+    });
+
+    it('gives the delivery up, handled, when the lease is refused twice (lost races)', async () => {
+      const world = setup();
+      const calls = recordCalls(world, 2);
+      const jobId = randomUUID();
+      world.jobs.add(jobId);
+      expect(await world.sut.execute(message(jobId))).toEqual({ kind: 'handled' });
+      expect(calls).toEqual(['acquire', 'find', 'acquire', 'find']);
+      expect(world.jobs.jobs.get(jobId)?.status).toBe('pending');
+      expect(world.factory.buildCount).toBe(0);
+    });
+
+    it('never runs a job whose stored event is inconsistent with it (an event pending on a pending job)', async () => {
+      const world = setup();
+      const jobId = randomUUID();
+      world.jobs.add(jobId, 'pending', { metadata: { source: 'reporter', terminalEventPending: true, terminalEventStatus: 'completed', terminalEventPayload: '{"e":1}' } });
+      const error = jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+      try {
+        expect(await world.sut.execute(message(jobId))).toEqual({ kind: 'handled' });
+        expect(error).toHaveBeenCalledWith(`job ${jobId}: stored terminal event is inconsistent; not sent`);
+      } finally {
+        error.mockRestore();
+      }
+      expect(world.jobs.jobs.get(jobId)?.status).toBe('pending');
+      expect(world.factory.buildCount).toBe(0);
+      expect(world.publisher.published).toEqual([]);
+    });
+  });
+
   const plaintextOf = (results: InMemoryResultStore, ring: KeyRing, jobId: string): string => {
     const raw = Buffer.from((results.objects.get(`results/external-data/${jobId}.json`) as Buffer).toString('latin1'), 'base64');
     const decipher = createDecipheriv('aes-256-gcm', ring.current().storage, raw.subarray(0, 12));

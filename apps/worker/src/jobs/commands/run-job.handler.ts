@@ -24,9 +24,9 @@ import { RunJobCommand } from './run-job.command';
 export const CONNECTOR_REGISTRY = Symbol('ConnectorRegistry');
 
 /**
- * Owns one delivery of a job: reads the job, lets the delivery policy say what the delivery means,
- * and acts on it: takes the lease and runs the job, re-sends a pending event, or watches another
- * Worker's lease. It answers with what became of the delivery; settling the message is the transport's.
+ * Owns one delivery of a job: takes the lease and runs the job when the delivery policy would, and
+ * otherwise reads the job, lets the policy say what the delivery means and acts on it: re-sends a
+ * pending event, or watches another Worker's lease. It answers with what became of the delivery; settling the message is the transport's.
  */
 @CommandHandler(RunJobCommand)
 export class RunJobHandler implements ICommandHandler<RunJobCommand>, BeforeApplicationShutdown {
@@ -68,10 +68,22 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand>, BeforeAppl
     return this.#decide(message, delivery, started, true);
   }
 
-  /** `mayRetry`: a lost race for the lease reads the job once more. `watching`: called by a watch, which must not start another. */
+  /**
+   * The lease is asked for first, under the delivery policy's own conditions (the store's `acquire`
+   * takes exactly the jobs `decideDelivery` would run): a job to run costs one round trip. Only when
+   * it is refused is the job read, and the policy says what the delivery means; its `acquire` then
+   * means the job changed in between (a lost race, a lease that just ran out), so it is tried once more.
+   * `mayRetry`: that second try is allowed. `watching`: called by a watch, which must not start another.
+   */
   async #decide(message: JobMessage, delivery: JobDelivery, started: Date, mayRetry: boolean, watching = false): Promise<JobOutcome> {
-    const job = await traced(this.#telemetry, 'job.read', {}, () => this.jobs.find(message.jobId));
     const now = this.clock.now();
+    const lease: JobLease = { token: randomUUID(), owner: this.settings.leaseOwner, expiresAt: new Date(now.getTime() + this.settings.leaseTtlMs) };
+    const acquired = await traced(this.#telemetry, 'job.lease', {}, () => this.jobs.acquire(message.jobId, lease, now));
+    if (acquired) {
+      if (acquired.takeover) this.metrics.leaseTakeovers.inc();
+      return this.#run.run(acquired.job, lease, delivery, started);
+    }
+    const job = await traced(this.#telemetry, 'job.read', {}, () => this.jobs.find(message.jobId));
     const decision = decideDelivery({ job, now, leaseOwner: this.settings.leaseOwner });
     const jobId = job?.id ?? message.jobId;
     switch (decision.kind) {
@@ -91,13 +103,8 @@ export class RunJobHandler implements ICommandHandler<RunJobCommand>, BeforeAppl
         // is watched in the background so that its death is noticed.
         if (!watching && !decision.ownLease) this.#startWatch(message, delivery, started);
         return HANDLED;
-      case 'acquire': {
-        const lease: JobLease = { token: randomUUID(), owner: this.settings.leaseOwner, expiresAt: new Date(now.getTime() + this.settings.leaseTtlMs) };
-        const acquired = await traced(this.#telemetry, 'job.lease', {}, () => this.jobs.acquire(message.jobId, lease, now));
-        if (!acquired) return mayRetry ? this.#decide(message, delivery, started, false, watching) : HANDLED;
-        if (decision.takeover) this.metrics.leaseTakeovers.inc();
-        return this.#run.run(acquired, lease, delivery, started);
-      }
+      case 'acquire':
+        return mayRetry ? this.#decide(message, delivery, started, false, watching) : HANDLED;
     }
   }
 

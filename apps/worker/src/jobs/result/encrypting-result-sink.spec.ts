@@ -1,5 +1,5 @@
 import { createDecipheriv, createHmac, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ResultStoreRefused } from '../../ports/result-store.port';
@@ -25,13 +25,14 @@ describe.each([
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'sink-spec-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  const setup = (partBytes: number, multipartThresholdBytes?: number) => {
+  const setup = (partBytes: number, multipartThresholdBytes?: number, inMemoryBytes?: number) => {
     const store = new InMemoryResultStore({ streaming });
     const spoolPath = join(dir, 'spool', 'job-token.b64');
     const sleeps: number[] = [];
     const sut = new EncryptingResultSink(store, { objectKey: 'p/acme/external-data/j.json', resultPath: 'acme/external-data/j.json', spoolPath }, keys, {
       partBytes,
       ...(multipartThresholdBytes === undefined ? {} : { multipartThresholdBytes }),
+      ...(inMemoryBytes === undefined ? {} : { inMemoryBytes }),
       maxInFlight: 2,
       sleep: (ms) => {
         sleeps.push(ms);
@@ -197,6 +198,103 @@ describe.each([
     await expect(writer.close()).rejects.toThrow(RESULT_SINK_TEXT.storage_unavailable);
     expect(store.objects.size).toBe(0);
     expect(existsSync(spoolPath)).toBe(false);
+  });
+
+  describe('a result within the in-memory limit', () => {
+    const spoolFiles = () => (existsSync(join(dir, 'spool')) ? readdirSync(join(dir, 'spool')) : []);
+
+    it.each([1, 7, 1000])('is stored with one PutObject of the buffer, no spool file at any point, in chunks of %d bytes', async (chunk) => {
+      const { store, sut, spoolPath } = setup(1 << 20, undefined, 64 * 1024);
+      const data = plaintext(500);
+      const writer = await sut.openResultStream(tenant, {});
+      for (let i = 0; i < data.length; i += chunk) {
+        await writer.write(data.subarray(i, i + chunk));
+        expect(existsSync(spoolPath)).toBe(false);
+      }
+      await writer.close();
+      expect(store.calls).toEqual(['putObject']);
+      const object = store.objects.get('p/acme/external-data/j.json') as Buffer;
+      expect(decrypt(object)).toEqual(data);
+      expect(sut.sealed).toEqual({ hmac: createHmac('sha256', keys.externalHmac).update(data).digest('hex'), plaintextBytes: data.length, storedBytes: object.length });
+      expect(spoolFiles()).toEqual([]);
+    });
+
+    it('is stored exactly at the limit without a spool file, and one byte past it goes to the spool file', async () => {
+      const data = plaintext(300);
+      // The stored text: base64 of nonce (12) || ciphertext || tag (16).
+      const stored = 4 * Math.ceil((12 + data.length + 16) / 3);
+      const created: boolean[] = [];
+      for (const limit of [stored, stored - 1]) {
+        const { store, sut, spoolPath } = setup(1 << 20, undefined, limit);
+        const writer = await sut.openResultStream(tenant, {});
+        await writer.write(data);
+        // The base64 encoder holds back up to two bytes until `close`: look at the spool there.
+        const spoolSeen = new Promise<boolean>((resolve) => {
+          const put = store.putObject.bind(store);
+          store.putObject = (key, body) => (resolve(existsSync(spoolPath)), put(key, body));
+        });
+        await writer.close();
+        created.push(await spoolSeen);
+        expect(decrypt(store.objects.get('p/acme/external-data/j.json') as Buffer)).toEqual(data);
+        expect(existsSync(spoolPath)).toBe(false);
+      }
+      expect(created).toEqual([false, true]);
+    });
+
+    it('retries a failed PutObject of the buffer with the 1 s and 4 s backoff', async () => {
+      const { store, sut, sleeps } = setup(1 << 20, undefined, 64 * 1024);
+      store.failNext('putObject', 2);
+      const data = plaintext(3000);
+      const writer = await sut.openResultStream(tenant, {});
+      await writer.write(data);
+      await writer.close();
+      expect(sleeps).toEqual([1000, 4000]);
+      expect(store.calls).toEqual(['putObject', 'putObject', 'putObject']);
+      expect(decrypt(store.objects.get('p/acme/external-data/j.json') as Buffer)).toEqual(data);
+    });
+
+    it('is stored when the spool cannot be written at all; a larger result still fails on the spool', async () => {
+      writeFileSync(join(dir, 'spool'), 'not a directory');
+      const small = setup(1 << 20, undefined, 64 * 1024);
+      const writer = await small.sut.openResultStream(tenant, {});
+      await writer.write(plaintext(500));
+      await writer.close();
+      expect(decrypt(small.store.objects.get('p/acme/external-data/j.json') as Buffer)).toEqual(plaintext(500));
+
+      const large = setup(1 << 20, undefined, 1024);
+      const failing = await large.sut.openResultStream(tenant, {});
+      await expect(failing.write(plaintext(500))).rejects.toThrow(RESULT_SINK_TEXT.spool_io);
+      await failing.abort(undefined as never);
+      expect(large.store.calls).toEqual([]);
+    });
+
+    it('moves to the spool file once past the limit and goes on as before: owner-only file, parts, no file left', async () => {
+      const { store, sut, spoolPath } = setup(4096, 20_000, 8 * 1024);
+      const data = plaintext(5000);
+      const writer = await sut.openResultStream(tenant, {});
+      expect(existsSync(spoolPath)).toBe(false);
+      let spoolBytes = 16;
+      for (let i = 0; i < data.length; i += 999) {
+        await writer.write(data.subarray(i, i + 999));
+        spoolBytes += 999 * (4 / 3);
+        if (spoolBytes < 8 * 1024 - 8) expect(existsSync(spoolPath)).toBe(false);
+        if (spoolBytes > 8 * 1024 + 8) expect(statSync(spoolPath).mode & 0o777).toBe(0o600);
+      }
+      expect(store.calls[0]).toBe('createMultipart');
+      await writer.close();
+      expect(store.calls.at(-1)).toBe('completeMultipart');
+      expect(decrypt(store.objects.get('p/acme/external-data/j.json') as Buffer)).toEqual(data);
+      expect(existsSync(spoolPath)).toBe(false);
+    });
+
+    it('leaves nothing behind when disposed before it closed', async () => {
+      const { sut, store } = setup(1 << 20, undefined, 64 * 1024);
+      const writer = await sut.openResultStream(tenant, {});
+      await writer.write(plaintext(10));
+      await sut.dispose();
+      expect(spoolFiles()).toEqual([]);
+      expect(store.calls).toEqual([]);
+    });
   });
 
   it('dispose removes the spool file of an extraction that never closed', async () => {

@@ -6,7 +6,7 @@ import type { ResultStore } from '../../ports/result-store.port';
 import { BusySpan } from '../busy-span';
 import { Base64Encoder } from './base64-encoder';
 import { ResultUploader, type UploadTuning } from './result-uploader';
-import { SpoolFile } from './spool-file';
+import { ResultText } from './result-text';
 
 export interface ResultTarget {
   /** The physical object key (prefix included). */
@@ -32,9 +32,10 @@ export interface SealedResult {
 
 /**
  * The Worker's result sink: plaintext -> incremental HMAC (external key) and AES-256-GCM (storage
- * key, random nonce, stored as nonce || ciphertext || tag) -> streaming base64 -> spool file ->
- * S3, uploaded in parts while the extraction runs. Only ciphertext touches the disk; the spool file
- * is deleted whether the result is stored or not. One sink serves one job.
+ * key, random nonce, stored as nonce || ciphertext || tag) -> streaming base64 -> memory, or the
+ * spool file once past `inMemoryBytes` -> S3, uploaded in parts while the extraction runs. Only
+ * ciphertext touches the disk; the spool file is deleted whether the result is stored or not. A
+ * small result never touches the disk: one PutObject of the buffer. One sink serves one job.
  */
 export class EncryptingResultSink implements ResultSink {
   #sealed: SealedResult | undefined;
@@ -56,7 +57,7 @@ export class EncryptingResultSink implements ResultSink {
   async openResultStream(_tenant: TenantContext, _options: { requestId?: string }): Promise<ResultWriter> {
     if (this.#writer) throw new Error('a result sink serves one extraction');
     if (this.keys.storage.length !== 32) throw new WorkerError(WorkerCodes.storageKeyMissing);
-    const spool = await SpoolFile.create(this.target.spoolPath);
+    const spool = await ResultText.open(this.target.spoolPath, this.tuning.inMemoryBytes ?? 0);
     this.#writer = new EncryptingResultWriter(this.store, this.target, this.keys, this.tuning, spool, (sealed) => (this.#sealed = sealed), this.telemetry);
     return this.#writer;
   }
@@ -83,7 +84,7 @@ class EncryptingResultWriter implements ResultWriter {
     private readonly target: ResultTarget,
     keys: ResultKeys,
     tuning: UploadTuning,
-    private readonly spool: SpoolFile,
+    private readonly spool: ResultText,
     private readonly onSealed: (sealed: SealedResult) => void,
     private readonly telemetry: Telemetry | null,
   ) {

@@ -1,7 +1,7 @@
 import { type ResultStore, ResultStoreRefused, ResultStoreThrottled } from '../../ports/result-store.port';
 import { storageError } from './result-sink-error';
 import { MAX_RETRY_AFTER_MS, type Sleep, withRetries } from './retry';
-import type { SpoolFile } from './spool-file';
+import type { ResultText } from './result-text';
 
 export interface UploadTuning {
   /** Part size of a multipart upload. */
@@ -12,6 +12,12 @@ export interface UploadTuning {
    * goes on. Defaults to `partBytes`.
    */
   readonly multipartThresholdBytes?: number;
+  /**
+   * A result whose stored (base64) text stays within this many bytes is kept in memory and sent with
+   * one PutObject of that buffer: no spool file. Past it, the text moves to the spool file and
+   * everything goes as for the spool. 0 or absent: always the spool file.
+   */
+  readonly inMemoryBytes?: number;
   /** Parts uploading at the same time; writing waits when this many are in flight. */
   readonly maxInFlight: number;
   readonly sleep: Sleep;
@@ -19,6 +25,8 @@ export interface UploadTuning {
 }
 
 export const DEFAULT_PART_BYTES = 8 * 1024 * 1024;
+/** The highest in-memory limit: at most the lowest multipart threshold, so a result in memory is always one PutObject. */
+export const MAX_IN_MEMORY_RESULT_KIB = 8 * 1024;
 /** The highest threshold: a PutObject takes at most 5 GiB, and the last appends may pass the threshold a little. */
 export const MAX_MULTIPART_THRESHOLD_MIB = 4096;
 /**
@@ -29,7 +37,7 @@ export const MAX_MULTIPART_THRESHOLD_MIB = 4096;
 export const DEFAULT_MAX_PARTS_IN_FLIGHT = 2;
 
 /**
- * Uploads a spool file while it grows: once the result is past the multipart threshold, each whole
+ * Uploads a result's text (a spool file, or memory for a small one) while it grows: once the result is past the multipart threshold, each whole
  * part on disk is read back and sent, so the upload overlaps the extraction. Each part is read from
  * the file on every attempt, so a retry re-sends exactly the same bytes. A result up to the threshold
  * is one PutObject at the end.
@@ -37,7 +45,7 @@ export const DEFAULT_MAX_PARTS_IN_FLIGHT = 2;
 export class ResultUploader {
   readonly #store: ResultStore;
   readonly #key: string;
-  readonly #spool: SpoolFile;
+  readonly #spool: ResultText;
   readonly #tuning: UploadTuning;
   #uploadId: string | undefined;
   #nextStart = 0;
@@ -50,7 +58,7 @@ export class ResultUploader {
   /** Aborted by `abort()`: store calls in flight stop at once instead of waiting for their answer. */
   readonly #stop = new AbortController();
 
-  constructor(store: ResultStore, key: string, spool: SpoolFile, tuning: UploadTuning) {
+  constructor(store: ResultStore, key: string, spool: ResultText, tuning: UploadTuning) {
     this.#store = store;
     this.#key = key;
     this.#spool = spool;
@@ -78,7 +86,10 @@ export class ResultUploader {
     const total = this.#spool.size;
     if (this.#uploadId === undefined) {
       const putFrom = this.#store.putObjectFrom?.bind(this.#store);
-      if (putFrom) {
+      if (this.#spool.inMemory) {
+        const body = this.#spool.contents();
+        await this.#retry(() => this.#store.putObject(this.#key, body));
+      } else if (putFrom) {
         const body = this.#spool.range(0, total);
         await this.#retry((signal) => putFrom(this.#key, body, signal));
       } else {

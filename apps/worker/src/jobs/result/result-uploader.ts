@@ -88,7 +88,7 @@ export class ResultUploader {
       const putFrom = this.#store.putObjectFrom?.bind(this.#store);
       if (this.#spool.inMemory) {
         const body = this.#spool.contents();
-        await this.#retry(() => this.#store.putObject(this.#key, body));
+        await this.#retry((signal) => this.#store.putObject(this.#key, body, signal));
       } else if (putFrom) {
         const body = this.#spool.range(0, total);
         await this.#retry((signal) => putFrom(this.#key, body, signal));

@@ -8,6 +8,10 @@
  *    Fastify server (its own process) answering the same JSON body, measured alternately
  *    (bare, standalone, bare, standalone, ...). Target: standalone >= 45% of bare Fastify on Node 24 (issue 23; the earlier 60% was withdrawn).
  *
+ * With `--controller-route`, a second standalone service from the same build serves the route from the
+ * jobs controller, through Nest's pipeline with the same guards, and joins the alternation (bare,
+ * standalone, standalone with the controller route, ...): the comparison issue 26 asks for.
+ *
  * With `--spin=10,20,...`, the run adds one bare Fastify server per value that burns that many
  * microseconds of CPU in its handler, measured in the same alternation: it shows how much per-request
  * work this machine lets a server add before it falls below a given share of bare Fastify.
@@ -16,7 +20,7 @@
  * Build first: `npm run build` (or the engine, platform, connectors and standalone workspaces), then
  * `npx tsc -p bench/tsconfig.json`.
  *
- *   node bench/dist/standalone-http.bench.js [--duration=10] [--connections=10] [--rounds=2] [--spin=10,20]
+ *   node bench/dist/standalone-http.bench.js [--duration=10] [--connections=10] [--rounds=2] [--controller-route] [--spin=10,20]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -31,6 +35,7 @@ const DURATION = Number(args.get('duration') ?? 10);
 const CONNECTIONS = Number(args.get('connections') ?? 10);
 const ROUNDS = Number(args.get('rounds') ?? 2);
 const SPINS = (args.get('spin') ?? '').split(',').filter((v) => v !== '').map(Number);
+const CONTROLLER = args.has('controller-route');
 const ROOT = join(__dirname, '..', '..');
 const STANDALONE_MAIN = join(ROOT, 'apps', 'standalone', 'dist', 'main.js');
 
@@ -117,76 +122,140 @@ async function startBare(body: string, jobId: string, spinUs: number): Promise<B
   return { child, url };
 }
 
-async function main(): Promise<void> {
+interface Service {
+  readonly child: ChildProcess;
+  readonly dataDir: string;
+  readonly base: string;
+  readonly startupMs: number;
+}
+
+/**
+ * The built standalone service on a fresh data directory. `viaController`: the same build started
+ * with `jobStatusFromController` (a bench-only option), so `GET /v1/fetcher/{id}` goes through Nest's
+ * router, guards, pipes and filters in the jobs controller instead of the Fastify route; everything
+ * else (configuration, stores, hooks, logging, metrics) is what `main.js` starts.
+ */
+async function startService(viaController: boolean): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fetcher-bench-standalone-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const dist = join(ROOT, 'apps', 'standalone', 'dist');
+  const entry = viaController
+    ? ['-e', `
+      require(${JSON.stringify(join(dist, 'config', 'sdk-warnings.js'))});
+      require('reflect-metadata');
+      const { loadStandaloneConfig } = require(${JSON.stringify(join(dist, 'config', 'standalone.config.js'))});
+      const { startStandalone } = require(${JSON.stringify(join(dist, 'standalone.js'))});
+      startStandalone(loadStandaloneConfig(process.env, process.cwd()), { jobStatusFromController: true }).then((service) => {
+        process.once('SIGTERM', () => service.close().then(() => process.exit(0), () => process.exit(1)));
+      }, (error) => { process.stderr.write('standalone (controller route): ' + (error && error.message) + '\\n'); process.exit(1); });`]
+    : [STANDALONE_MAIN];
   const spawnedAt = performance.now();
-  const service = spawn(process.execPath, [STANDALONE_MAIN], {
+  const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', FETCHER_DATA_DIR: dataDir, SERVER_ADDRESS: `127.0.0.1:${port}`, LOG_LEVEL: 'error' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
+  try {
+    const startupMs = await waitFor200(`${base}/readyz`, spawnedAt, child);
+    return { child, dataDir, base, startupMs };
+  } catch (error) {
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Creates one job on the demo connection, waits for it to complete, and returns its URL and body. */
+async function completedJob(base: string): Promise<{ url: string; jobId: string; body: string }> {
+  const created = (await (
+    await fetch(`${base}/v1/fetcher`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ dataRequest: { mappedFields: { demo: { 'shop.customers': ['id', 'email'] } } }, metadata: { source: 'demo' } }),
+    })
+  ).json()) as { jobId: string };
+  const url = `${base}/v1/fetcher/${created.jobId}`;
+  for (const deadline = Date.now() + 60_000; ; ) {
+    const body = await (await fetch(url)).text();
+    if ((JSON.parse(body) as { status: string }).status === 'completed') return { url, jobId: created.jobId, body };
+    if (Date.now() > deadline) throw new Error('the job did not complete');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+async function main(): Promise<void> {
+  const services: Service[] = [];
   const bare: ChildProcess[] = [];
   try {
-    const startupMs = await waitFor200(`${base}/readyz`, spawnedAt, service);
+    // Both services start together (each seeds its own demo database): the startup figure is main.js's.
+    const [service, viaController] = await Promise.all([startService(false), CONTROLLER ? startService(true) : Promise.resolve(undefined)]);
+    services.push(service);
+    if (viaController) services.push(viaController);
+    const startupMs = service.startupMs;
 
-    const created = (await (
-      await fetch(`${base}/v1/fetcher`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ dataRequest: { mappedFields: { demo: { 'shop.customers': ['id', 'email'] } } }, metadata: { source: 'demo' } }),
-      })
-    ).json()) as { jobId: string };
-    const jobUrl = `${base}/v1/fetcher/${created.jobId}`;
-    let body = '';
-    for (const deadline = Date.now() + 60_000; ; ) {
-      body = await (await fetch(jobUrl)).text();
-      if ((JSON.parse(body) as { status: string }).status === 'completed') break;
-      if (Date.now() > deadline) throw new Error('the job did not complete');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    const job = await completedJob(service.base);
+    const controllerJob = viaController ? await completedJob(viaController.base) : undefined;
     // Idle: the job is done and nothing else runs; let the collector settle before reading RSS.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
-    const idleRss = rssMiB(service.pid!);
+    const idleRss = rssMiB(service.child.pid!);
 
-    const bareServer = await startBare(body, created.jobId, 0);
+    const body = job.body;
+    const bareServer = await startBare(body, job.jobId, 0);
     bare.push(bareServer.child);
     const spun: Array<{ spinUs: number; server: BareServer; samples: Sample[] }> = [];
     for (const spinUs of SPINS) {
-      const server = await startBare(body, created.jobId, spinUs);
+      const server = await startBare(body, job.jobId, spinUs);
       bare.push(server.child);
       spun.push({ spinUs, server, samples: [] });
     }
 
-    await hammer(jobUrl, service.pid!); // warm-up of all, not counted
+    await hammer(job.url, service.child.pid!); // warm-up of all, not counted
+    if (viaController && controllerJob) await hammer(controllerJob.url, viaController.child.pid!);
     await hammer(bareServer.url, bareServer.child.pid!);
     for (const s of spun) await hammer(s.server.url, s.server.child.pid!);
     const bareSamples: Sample[] = [];
     const standaloneSamples: Sample[] = [];
+    const controllerSamples: Sample[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       bareSamples.push(await hammer(bareServer.url, bareServer.child.pid!));
-      standaloneSamples.push(await hammer(jobUrl, service.pid!));
+      standaloneSamples.push(await hammer(job.url, service.child.pid!));
+      if (viaController && controllerJob) controllerSamples.push(await hammer(controllerJob.url, viaController.child.pid!));
       for (const s of spun) s.samples.push(await hammer(s.server.url, s.server.child.pid!));
     }
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const rates = (samples: Sample[]) => samples.map((s) => s.rate);
     const cpu = (samples: Sample[]) => mean(samples.map((s) => s.cpuUs)).toFixed(0);
     const ratio = mean(rates(standaloneSamples)) / mean(rates(bareSamples));
+    /** Each round's share of that round's bare Fastify rate. */
+    const shares = (samples: Sample[]) => samples.map((s, i) => s.rate / bareSamples[i].rate);
+    const line = (label: string, samples: Sample[]) =>
+      `  ${label.padEnd(24)}${rates(samples).map((r) => r.toFixed(0)).join(', ')} req/s (mean ${mean(rates(samples)).toFixed(0)}, median ${median(rates(samples)).toFixed(0)}; server CPU ${samples.map((s) => s.cpuUs.toFixed(0)).join(', ')} us/request)`;
+    const shareLine = (label: string, samples: Sample[]) =>
+      `  ${label.padEnd(24)}per round ${shares(samples).map((r) => `${(r * 100).toFixed(0)}%`).join(', ')}; median ${(median(shares(samples)) * 100).toFixed(0)}%, ratio of means ${((mean(rates(samples)) / mean(rates(bareSamples))) * 100).toFixed(0)}% (target >= 45% on Node 24)`;
     const jsonOut = args.get('json');
     if (jsonOut) {
       writeFileSync(jsonOut, JSON.stringify({
         startupSeconds: startupMs / 1000, idleRssMiB: idleRss, bareRates: rates(bareSamples), standaloneRates: rates(standaloneSamples), ratio,
         bareCpuUs: Number(cpu(bareSamples)), standaloneCpuUs: Number(cpu(standaloneSamples)), node: process.version,
+        ...(controllerSamples.length > 0 ? { controllerRates: rates(controllerSamples), controllerCpuUs: Number(cpu(controllerSamples)), controllerRatio: mean(rates(controllerSamples)) / mean(rates(bareSamples)) } : {}),
       }, null, 2));
     }
     process.stdout.write(
       [
         `standalone startup to /readyz 200: ${(startupMs / 1000).toFixed(2)} s; idle RSS ${idleRss.toFixed(0)} MiB`,
-        `GET /v1/fetcher/{id}, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds (body ${Buffer.byteLength(body)} B):`,
-        `  bare Fastify  ${rates(bareSamples).map((r) => r.toFixed(0)).join(', ')} req/s (mean ${mean(rates(bareSamples)).toFixed(0)}; server CPU ${cpu(bareSamples)} us/request)`,
-        `  standalone    ${rates(standaloneSamples).map((r) => r.toFixed(0)).join(', ')} req/s (mean ${mean(rates(standaloneSamples)).toFixed(0)}; server CPU ${cpu(standaloneSamples)} us/request)`,
-        `  ratio ${(ratio * 100).toFixed(0)}% (target >= 45% on Node 24)`,
+        `GET /v1/fetcher/{id} on Node ${process.version}, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds (body ${Buffer.byteLength(body)} B):`,
+        line('bare Fastify', bareSamples),
+        line('standalone', standaloneSamples),
+        ...(controllerSamples.length > 0 ? [line('standalone, controller', controllerSamples)] : []),
+        'share of bare Fastify:',
+        shareLine('standalone', standaloneSamples),
+        ...(controllerSamples.length > 0 ? [shareLine('standalone, controller', controllerSamples)] : []),
         ...spun.map((s) => {
           const share = (mean(rates(s.samples)) / mean(rates(bareSamples))) * 100;
           return `  bare Fastify + ${s.spinUs} us of CPU per request: mean ${mean(rates(s.samples)).toFixed(0)} req/s (server CPU ${cpu(s.samples)} us/request), ${share.toFixed(0)}% of bare`;
@@ -196,8 +265,10 @@ async function main(): Promise<void> {
     );
   } finally {
     for (const child of bare) await stop(child);
-    await stop(service);
-    rmSync(dataDir, { recursive: true, force: true });
+    for (const service of services) {
+      await stop(service.child);
+      rmSync(service.dataDir, { recursive: true, force: true });
+    }
   }
 }
 

@@ -29,6 +29,8 @@ export interface ManagerAppOptions {
   readonly telemetry?: Telemetry | null;
   /** Where log lines go instead of stdout (tests read them). */
   readonly logDestination?: NodeJS.WritableStream;
+  /** See ManagerModuleOptions.jobStatusFromController (the standalone-http bench only). */
+  readonly jobStatusFromController?: boolean;
 }
 
 /** Signals are main.ts's business (runGracefully drains first); tests close the app themselves. */
@@ -47,6 +49,7 @@ export async function createManagerApp(config: ManagerConfig, options: ManagerAp
       ...(options.infrastructure === undefined ? {} : { infrastructure: options.infrastructure }),
       ...(options.telemetry ? { telemetry: options.telemetry } : {}),
       ...(options.logDestination ? { logDestination: options.logDestination } : {}),
+      ...(options.jobStatusFromController ? { jobStatusFromController: true } : {}),
     }), adapter, {
     bodyParser: false,
     abortOnError: false,
@@ -64,10 +67,10 @@ export async function createManagerApp(config: ManagerConfig, options: ManagerAp
   // onto the raw response for Nest middleware, which this app does not use. Its default methods
   // (GET, HEAD, POST) would fail a browser's preflight for PATCH and DELETE.
   await app.register(fastifyCors, { origin: true, methods: CORS_METHODS });
-  registerJobStatusRoute(app);
+  if (!options.jobStatusFromController) registerJobStatusRoute(app);
   registerJobResultRoute(app);
   registerConsoleRoutes(fastify, config.console, { resultDownload: config.resultDownload.enabled });
-  mountSwagger(app, buildOpenApiDocument(app, config));
+  mountSwagger(app, buildOpenApiDocument(app, config, { jobStatusFromController: options.jobStatusFromController === true }));
   await app.init();
   return app;
 }

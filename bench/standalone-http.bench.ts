@@ -8,10 +8,6 @@
  *    Fastify server (its own process) answering the same JSON body, measured alternately
  *    (bare, standalone, bare, standalone, ...). Target: standalone >= 45% of bare Fastify on Node 24 (issue 23; the earlier 60% was withdrawn).
  *
- * With `--controller-route`, a second standalone service from the same build serves the route from the
- * jobs controller, through Nest's pipeline with the same guards, and joins the alternation (bare,
- * standalone, standalone with the controller route, ...): the comparison issue 26 asks for.
- *
  * With `--spin=10,20,...`, the run adds one bare Fastify server per value that burns that many
  * microseconds of CPU in its handler, measured in the same alternation: it shows how much per-request
  * work this machine lets a server add before it falls below a given share of bare Fastify.
@@ -20,7 +16,7 @@
  * Build first: `npm run build` (or the engine, platform, connectors and standalone workspaces), then
  * `npx tsc -p bench/tsconfig.json`.
  *
- *   node bench/dist/standalone-http.bench.js [--duration=10] [--connections=10] [--rounds=2] [--controller-route] [--spin=10,20]
+ *   node bench/dist/standalone-http.bench.js [--duration=10] [--connections=10] [--rounds=2] [--spin=10,20]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -35,7 +31,6 @@ const DURATION = Number(args.get('duration') ?? 10);
 const CONNECTIONS = Number(args.get('connections') ?? 10);
 const ROUNDS = Number(args.get('rounds') ?? 2);
 const SPINS = (args.get('spin') ?? '').split(',').filter((v) => v !== '').map(Number);
-const CONTROLLER = args.has('controller-route');
 const ROOT = join(__dirname, '..', '..');
 const STANDALONE_MAIN = join(ROOT, 'apps', 'standalone', 'dist', 'main.js');
 
@@ -51,12 +46,12 @@ async function freePort(): Promise<number> {
 
 /** Polls `url` until it answers 200, and resolves with the elapsed milliseconds since `since`. */
 async function waitFor200(url: string, since: number, child: ChildProcess): Promise<number> {
-  const deadline = Date.now() + 180_000;
+  const deadline = Date.now() + 300_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error('the process exited before it was ready');
     const ok = await fetch(url).then((r) => r.status === 200, () => false);
     if (ok) return performance.now() - since;
-    if (Date.now() > deadline) throw new Error(`${url} not ready within 180 s (the first start seeds the demo database; slow on a loaded machine)`);
+    if (Date.now() > deadline) throw new Error(`${url} not ready within 300 s (the first start seeds the demo database; slow on a loaded machine)`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -129,29 +124,13 @@ interface Service {
   readonly startupMs: number;
 }
 
-/**
- * The built standalone service on a fresh data directory. `viaController`: the same build started
- * with `jobStatusFromController` (a bench-only option), so `GET /v1/fetcher/{id}` goes through Nest's
- * router, guards, pipes and filters in the jobs controller instead of the Fastify route; everything
- * else (configuration, stores, hooks, logging, metrics) is what `main.js` starts.
- */
-async function startService(viaController: boolean): Promise<Service> {
+/** The built standalone service (`main.js`) on a fresh data directory. */
+async function startService(): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), 'fetcher-bench-standalone-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const dist = join(ROOT, 'apps', 'standalone', 'dist');
-  const entry = viaController
-    ? ['-e', `
-      require(${JSON.stringify(join(dist, 'config', 'sdk-warnings.js'))});
-      require('reflect-metadata');
-      const { loadStandaloneConfig } = require(${JSON.stringify(join(dist, 'config', 'standalone.config.js'))});
-      const { startStandalone } = require(${JSON.stringify(join(dist, 'standalone.js'))});
-      startStandalone(loadStandaloneConfig(process.env, process.cwd()), { jobStatusFromController: true }).then((service) => {
-        process.once('SIGTERM', () => service.close().then(() => process.exit(0), () => process.exit(1)));
-      }, (error) => { process.stderr.write('standalone (controller route): ' + (error && error.message) + '\\n'); process.exit(1); });`]
-    : [STANDALONE_MAIN];
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, entry, {
+  const child = spawn(process.execPath, [STANDALONE_MAIN], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', FETCHER_DATA_DIR: dataDir, SERVER_ADDRESS: `127.0.0.1:${port}`, LOG_LEVEL: 'error' },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -194,14 +173,11 @@ async function main(): Promise<void> {
   const services: Service[] = [];
   const bare: ChildProcess[] = [];
   try {
-    // Both services start together (each seeds its own demo database): the startup figure is main.js's.
-    const [service, viaController] = await Promise.all([startService(false), CONTROLLER ? startService(true) : Promise.resolve(undefined)]);
+    const service = await startService();
     services.push(service);
-    if (viaController) services.push(viaController);
     const startupMs = service.startupMs;
 
     const job = await completedJob(service.base);
-    const controllerJob = viaController ? await completedJob(viaController.base) : undefined;
     // Idle: the job is done and nothing else runs; let the collector settle before reading RSS.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const idleRss = rssMiB(service.child.pid!);
@@ -217,17 +193,19 @@ async function main(): Promise<void> {
     }
 
     await hammer(job.url, service.child.pid!); // warm-up of all, not counted
-    if (viaController && controllerJob) await hammer(controllerJob.url, viaController.child.pid!);
     await hammer(bareServer.url, bareServer.child.pid!);
     for (const s of spun) await hammer(s.server.url, s.server.child.pid!);
     const bareSamples: Sample[] = [];
     const standaloneSamples: Sample[] = [];
-    const controllerSamples: Sample[] = [];
+    // Each round starts one place further along (bare, standalone, spun...; then standalone, spun...,
+    // bare; ...), so no server always runs first or right after the same neighbour.
+    const legs: Array<() => Promise<void>> = [
+      async () => void bareSamples.push(await hammer(bareServer.url, bareServer.child.pid!)),
+      async () => void standaloneSamples.push(await hammer(job.url, service.child.pid!)),
+      ...spun.map((s) => async () => void s.samples.push(await hammer(s.server.url, s.server.child.pid!))),
+    ];
     for (let round = 0; round < ROUNDS; round++) {
-      bareSamples.push(await hammer(bareServer.url, bareServer.child.pid!));
-      standaloneSamples.push(await hammer(job.url, service.child.pid!));
-      if (viaController && controllerJob) controllerSamples.push(await hammer(controllerJob.url, viaController.child.pid!));
-      for (const s of spun) s.samples.push(await hammer(s.server.url, s.server.child.pid!));
+      for (let leg = 0; leg < legs.length; leg++) await legs[(round + leg) % legs.length]();
     }
     const rates = (samples: Sample[]) => samples.map((s) => s.rate);
     const cpu = (samples: Sample[]) => mean(samples.map((s) => s.cpuUs)).toFixed(0);
@@ -236,14 +214,17 @@ async function main(): Promise<void> {
     const shares = (samples: Sample[]) => samples.map((s, i) => s.rate / bareSamples[i].rate);
     const line = (label: string, samples: Sample[]) =>
       `  ${label.padEnd(24)}${rates(samples).map((r) => r.toFixed(0)).join(', ')} req/s (mean ${mean(rates(samples)).toFixed(0)}, median ${median(rates(samples)).toFixed(0)}; server CPU ${samples.map((s) => s.cpuUs.toFixed(0)).join(', ')} us/request)`;
+    /** Each round's bare Fastify CPU per request over the server's: the rate a core would give, which the machine's load moves less. */
+    const cpuShares = (samples: Sample[]) => samples.map((s, i) => bareSamples[i].cpuUs / s.cpuUs);
+    const pct = (xs: number[]) => xs.map((r) => `${(r * 100).toFixed(0)}%`).join(', ');
     const shareLine = (label: string, samples: Sample[]) =>
-      `  ${label.padEnd(24)}per round ${shares(samples).map((r) => `${(r * 100).toFixed(0)}%`).join(', ')}; median ${(median(shares(samples)) * 100).toFixed(0)}%, ratio of means ${((mean(rates(samples)) / mean(rates(bareSamples))) * 100).toFixed(0)}% (target >= 45% on Node 24)`;
+      `  ${label.padEnd(24)}req/s per round ${pct(shares(samples))}; median ${(median(shares(samples)) * 100).toFixed(0)}%, ratio of means ${((mean(rates(samples)) / mean(rates(bareSamples))) * 100).toFixed(0)}% (target >= 45% on Node 24)\n` +
+      `  ${''.padEnd(24)}CPU/request per round ${pct(cpuShares(samples))}; median ${(median(cpuShares(samples)) * 100).toFixed(0)}%`;
     const jsonOut = args.get('json');
     if (jsonOut) {
       writeFileSync(jsonOut, JSON.stringify({
         startupSeconds: startupMs / 1000, idleRssMiB: idleRss, bareRates: rates(bareSamples), standaloneRates: rates(standaloneSamples), ratio,
         bareCpuUs: Number(cpu(bareSamples)), standaloneCpuUs: Number(cpu(standaloneSamples)), node: process.version,
-        ...(controllerSamples.length > 0 ? { controllerRates: rates(controllerSamples), controllerCpuUs: Number(cpu(controllerSamples)), controllerRatio: mean(rates(controllerSamples)) / mean(rates(bareSamples)) } : {}),
       }, null, 2));
     }
     process.stdout.write(
@@ -252,10 +233,8 @@ async function main(): Promise<void> {
         `GET /v1/fetcher/{id} on Node ${process.version}, ${CONNECTIONS} connections, ${DURATION} s x ${ROUNDS} rounds (body ${Buffer.byteLength(body)} B):`,
         line('bare Fastify', bareSamples),
         line('standalone', standaloneSamples),
-        ...(controllerSamples.length > 0 ? [line('standalone, controller', controllerSamples)] : []),
         'share of bare Fastify:',
         shareLine('standalone', standaloneSamples),
-        ...(controllerSamples.length > 0 ? [shareLine('standalone, controller', controllerSamples)] : []),
         ...spun.map((s) => {
           const share = (mean(rates(s.samples)) / mean(rates(bareSamples))) * 100;
           return `  bare Fastify + ${s.spinUs} us of CPU per request: mean ${mean(rates(s.samples)).toFixed(0)} req/s (server CPU ${cpu(s.samples)} us/request), ${share.toFixed(0)}% of bare`;

@@ -17,7 +17,6 @@ import { JOB_MODEL, JobSchema } from './adapters/mongo/job.schema';
 import { resultReaderProvider } from './adapters/s3/result-reader.s3';
 import { dispatchSweepProvider } from './jobs/dispatch/dispatch-sweep.provider';
 import { JOB_CONTROLLERS, JOB_HANDLERS, JOB_RESULT_HANDLERS } from './jobs/job.handlers';
-import { JobStatusController } from './jobs/job-status.controller';
 import { CONNECTIVITY_CHECK } from './ports/connectivity-check.port';
 import { SCHEMA_CHECK } from './ports/schema-check.port';
 import { EngineSchemaCheck } from './adapters/engine/schema-check.engine';
@@ -61,11 +60,6 @@ export interface ManagerModuleOptions {
   readonly telemetry?: Telemetry | null;
   /** Where log lines go instead of stdout (tests read them). */
   readonly logDestination?: NodeJS.WritableStream;
-  /**
-   * Serves `GET /v1/fetcher/{id}` from `JobStatusController`, through Nest's pipeline, instead of the
-   * Fastify route: only the standalone-http bench sets it, to measure both in one run.
-   */
-  readonly jobStatusFromController?: boolean;
 }
 
 /**
@@ -125,7 +119,7 @@ export class ManagerModule {
         ...(options.infrastructure ? options.infrastructure.imports : sharedDatabase()),
         RedisModule.forRoot({ settings: config.redis, keyPrefix: options.redisKeyPrefix }),
       ],
-      controllers: [...CONNECTION_CONTROLLERS, ...JOB_CONTROLLERS, ...(options.jobStatusFromController ? [JobStatusController] : [])],
+      controllers: [...CONNECTION_CONTROLLERS, ...JOB_CONTROLLERS],
       providers: [
         { provide: MANAGER_CONFIG, useValue: config },
         { provide: CLOCK, useValue: SYSTEM_CLOCK },

@@ -31,8 +31,6 @@ export interface StandaloneService {
 export interface StandaloneOptions {
   /** Nest's own logger; tests pass `false`. */
   readonly logger?: false;
-  /** The standalone-http bench only: see the Manager's `jobStatusFromController`. */
-  readonly jobStatusFromController?: boolean;
 }
 
 /**
@@ -75,7 +73,6 @@ async function startOnLockedDataDir(config: StandaloneConfig, options: Standalon
     const manager: NestFastifyApplication = await createManagerApp(managerConfig, {
       infrastructure: managerInfrastructure(backends, managerConfig, control),
       ...(options.logger === false ? { logger: false as const } : {}),
-      ...(options.jobStatusFromController ? { jobStatusFromController: true } : {}),
     });
     cleanups.unshift(() => manager.close());
 

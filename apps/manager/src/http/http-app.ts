@@ -6,7 +6,6 @@ import { Logger } from 'nestjs-pino';
 import { registerConsoleRoutes } from '../console/console.route';
 import type { ManagerConfig } from '../config/manager.config';
 import { registerJobResultRoute } from '../jobs/job-result.route';
-import { registerJobStatusRoute } from '../jobs/job-status.route';
 import { type ManagerInfrastructure, ManagerModule } from '../manager.module';
 import { answerFrameworkError } from './framework-errors';
 import { RawBody } from './json-body';
@@ -29,8 +28,6 @@ export interface ManagerAppOptions {
   readonly telemetry?: Telemetry | null;
   /** Where log lines go instead of stdout (tests read them). */
   readonly logDestination?: NodeJS.WritableStream;
-  /** See ManagerModuleOptions.jobStatusFromController (the standalone-http bench only). */
-  readonly jobStatusFromController?: boolean;
 }
 
 /** Signals are main.ts's business (runGracefully drains first); tests close the app themselves. */
@@ -49,7 +46,6 @@ export async function createManagerApp(config: ManagerConfig, options: ManagerAp
       ...(options.infrastructure === undefined ? {} : { infrastructure: options.infrastructure }),
       ...(options.telemetry ? { telemetry: options.telemetry } : {}),
       ...(options.logDestination ? { logDestination: options.logDestination } : {}),
-      ...(options.jobStatusFromController ? { jobStatusFromController: true } : {}),
     }), adapter, {
     bodyParser: false,
     abortOnError: false,
@@ -67,10 +63,9 @@ export async function createManagerApp(config: ManagerConfig, options: ManagerAp
   // onto the raw response for Nest middleware, which this app does not use. Its default methods
   // (GET, HEAD, POST) would fail a browser's preflight for PATCH and DELETE.
   await app.register(fastifyCors, { origin: true, methods: CORS_METHODS });
-  if (!options.jobStatusFromController) registerJobStatusRoute(app);
   registerJobResultRoute(app);
   registerConsoleRoutes(fastify, config.console, { resultDownload: config.resultDownload.enabled });
-  mountSwagger(app, buildOpenApiDocument(app, config, { jobStatusFromController: options.jobStatusFromController === true }));
+  mountSwagger(app, buildOpenApiDocument(app, config));
   await app.init();
   return app;
 }

@@ -47,7 +47,6 @@ describe('business routes behind plugin-auth', () => {
     expect(auth.asked.at(-1)).toEqual({ sub: 'admin/fetcher-editor-role', resource: 'connections', action: 'patch' });
   });
 
-  // GET /v1/fetcher/{id} is served by Fastify directly (jobs/job-status.route.ts), not through the guard.
   it('asks for the job-status route too, before looking at the id', async () => {
     const res = await sut.request('GET', '/v1/fetcher/not-a-uuid');
     expect(res.status).toBe(401);

@@ -12,7 +12,7 @@ export type RequestHeaders = Readonly<Record<string, string | string[] | undefin
 /**
  * Asks the authorization service (`POST {address}/v1/authorize`) whether the caller may perform an
  * action on a resource, and throws a `PluginAuthRejection` when not. One instance per app, injected
- * into `PluginAuthGuard` (the Nest routes) and the job-status route, which Fastify serves directly.
+ * into `PluginAuthGuard` (the Nest routes) and the job-result route, which Fastify serves directly.
  */
 @Injectable()
 export class PluginAuthorizer {

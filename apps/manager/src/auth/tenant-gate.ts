@@ -10,7 +10,7 @@ export interface TenantChecks {
 }
 
 /**
- * The tenant guard's one decision, shared by `TenantGuard` (the Nest routes) and the job-status
+ * The tenant guard's one decision, shared by `TenantGuard` (the Nest routes) and the job-result
  * route, which Fastify serves directly. Without a verifier (single-tenant mode) every request passes
  * and keeps the fixed internal tenant; with one, a request passes only with a verified token whose
  * tenant the tenant-manager serves, and that tenant id is then bound to the request for `requestTenant`.

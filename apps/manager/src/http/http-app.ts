@@ -6,7 +6,6 @@ import { Logger } from 'nestjs-pino';
 import { registerConsoleRoutes } from '../console/console.route';
 import type { ManagerConfig } from '../config/manager.config';
 import { registerJobResultRoute } from '../jobs/job-result.route';
-import { registerJobStatusRoute } from '../jobs/job-status.route';
 import { type ManagerInfrastructure, ManagerModule } from '../manager.module';
 import { answerFrameworkError } from './framework-errors';
 import { RawBody } from './json-body';
@@ -64,7 +63,6 @@ export async function createManagerApp(config: ManagerConfig, options: ManagerAp
   // onto the raw response for Nest middleware, which this app does not use. Its default methods
   // (GET, HEAD, POST) would fail a browser's preflight for PATCH and DELETE.
   await app.register(fastifyCors, { origin: true, methods: CORS_METHODS });
-  registerJobStatusRoute(app);
   registerJobResultRoute(app);
   registerConsoleRoutes(fastify, config.console, { resultDownload: config.resultDownload.enabled });
   mountSwagger(app, buildOpenApiDocument(app, config));

@@ -6,10 +6,9 @@ import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swag
 import type { ManagerConfig } from '../config/manager.config';
 import { JobResponse } from '../jobs/dto/job.response';
 import { JOB_RESULT_PATH_ITEM } from '../jobs/job-result.route';
-import { JOB_STATUS_PATH_ITEM } from '../jobs/job-status.route';
 import { ManagerModule } from '../manager.module';
 
-/** The OpenAPI 3 document of the routes: the controllers' and DTOs' decorators, and the job-status and job-result routes' own descriptions. */
+/** The OpenAPI 3 document of the routes: the controllers' and DTOs' decorators, and the job-result route's own description. */
 export function buildOpenApiDocument(app: INestApplication, config: ManagerConfig): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle(config.swagger.title)
@@ -20,7 +19,6 @@ export function buildOpenApiDocument(app: INestApplication, config: ManagerConfi
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, 'bearer');
   // The business routes only: the system routes (/health, /readyz, ...) belong to the platform.
   const document = SwaggerModule.createDocument(app, builder.build(), { include: [ManagerModule], extraModels: [JobResponse], operationIdFactory: (_controller, method) => method });
-  document.paths['/v1/fetcher/{id}'] = JOB_STATUS_PATH_ITEM;
   document.paths['/v1/fetcher/{id}/result'] = JOB_RESULT_PATH_ITEM;
   return document;
 }

@@ -25,8 +25,8 @@ type JobResultRequest = FastifyRequest<{ Params: { id: string } }>;
 
 /**
  * `GET /v1/fetcher/{id}/result`, registered only with RESULT_DOWNLOAD_ENABLED=true (otherwise the
- * path is an unknown route, 404). A Fastify route like the job-status route, for the same reasons
- * and with the same pipeline, because it answers with a stream rather than a DTO:
+ * path is an unknown route, 404). A Fastify route rather than a controller method because it answers
+ * with a stream rather than a DTO; it goes through the same steps as the controller routes:
  *
  * - authorization first (plugin-auth resource `fetcher-result`, action `get`), then the tenant gate;
  * - no CORS: a page of another origin may not read the document (the console is same-origin);

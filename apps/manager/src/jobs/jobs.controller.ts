@@ -18,9 +18,10 @@ import { parseCreateJobRequest } from './dto/create-job.request';
 import { JobListResponse, jobListResponse } from './dto/job-list.response';
 import { CreateJobResponse, createJobResponse, JobResponse, jobResponse } from './dto/job.response';
 import { JOB_LIST_MAX_LIMIT, parseListJobsRequest } from './dto/list-jobs.request';
+import { GetJobQuery } from './queries/get-job.query';
 import { ListJobsQuery } from './queries/list-jobs.query';
 
-/** Job creation (202 new, 200 duplicate), the job list, cancel and retry. Reading a job is `job-status.route.ts`, served by Fastify directly. */
+/** Job creation (202 new, 200 duplicate), the job list, reading a job, cancel and retry. */
 @ApiTags('jobs')
 @ApiExtraModels(ErrorBody, FieldErrorBody, InvalidFilterErrorBody, InvalidIncrementalErrorBody, IncrementalTableBody, SchemaValidationErrorBody)
 @ApiBearerAuth('bearer')
@@ -81,6 +82,18 @@ export class JobsController {
     const product = optionalProductName(productHeader);
     const parsed = parseListJobsRequest(query);
     return jobListResponse(await this.queries.execute(new ListJobsQuery(jobRequestTenant(this.config.tenancy, request), product, parsed)));
+  }
+
+  @Get(':id')
+  @Authorize('fetcher', 'get')
+  @ApiOperation({ operationId: 'getJob', summary: 'Read a job, with the progress the Worker reports while it runs' })
+  @ApiParam({ name: 'id', schema: { type: 'string', format: 'uuid' } })
+  @ApiResponse({ status: 200, description: 'The job', type: JobResponse })
+  @ApiResponse({ status: 400, description: 'Not a UUID (FET-0404)', type: ErrorBody })
+  @ApiResponse({ status: 404, description: 'Not found (FET-1001)', type: ErrorBody })
+  async get(@Param('id') id: string, @Req() request: FastifyRequest): Promise<JobResponse> {
+    const jobId = requireIdParam(id, 'job');
+    return jobResponse(await this.queries.execute(new GetJobQuery(jobRequestTenant(this.config.tenancy, request), jobId)));
   }
 
   @Post(':id/cancel')

@@ -4,11 +4,11 @@ import { v7 as uuidv7 } from 'uuid';
 import { ManagerHarness } from '../testing/manager-harness';
 
 /**
- * The job-status route is served by Fastify directly, outside Nest's router: these check that it
- * still gets what the Nest routes get from the app's error filter and from the app-wide hooks
- * (request id, CORS, metrics). Its authorization is in auth/business-routes.auth.int-spec.ts.
+ * The route clients poll while a job runs, served by the jobs controller (it was a Fastify route of
+ * its own until the same-run measurement in docs/architecture.md): the app's error bodies and the
+ * app-wide hooks (request id, CORS, metrics). Its authorization is in auth/business-routes.auth.int-spec.ts.
  */
-describe('GET /v1/fetcher/{id}, served outside Nest\'s router', () => {
+describe('GET /v1/fetcher/{id}', () => {
   let mongo: MongoTestTarget;
   let sut: ManagerHarness;
 

@@ -118,12 +118,16 @@ describe('bench: kill -9 trials', () => {
       await startWorker();
 
       // The length of an undisturbed job, from its lease to its end: the range the kill point is drawn from.
-      const baselineId = await publish();
-      const baselineLeased = await until(async () => ((await jobDoc(world, baselineId))?.lease ? Date.now() : undefined), 120_000, 'the baseline lease');
-      const baselineDoc = await ended(baselineId, 600_000);
-      const baselineMs = Date.now() - baselineLeased;
-      expect(baselineDoc.status).toBe('completed');
-      report('kill -9 Worker: baseline job', { rows: ROWS, leaseToEndMs: baselineMs });
+      // Two jobs (one per Worker, the broker alternates), the shorter counts: a Worker's first job runs cold.
+      const baselines: number[] = [];
+      for (let i = 0; i < 2; i += 1) {
+        const baselineId = await publish();
+        const leasedAt = await until(async () => ((await jobDoc(world, baselineId))?.lease ? Date.now() : undefined), 120_000, 'the baseline lease');
+        expect((await ended(baselineId, 600_000)).status).toBe('completed');
+        baselines.push(Date.now() - leasedAt);
+      }
+      const baselineMs = Math.min(...baselines);
+      report('kill -9 Worker: baseline jobs', { rows: ROWS, leaseToEndMs: baselines });
 
       const trials: Doc[] = [];
       let missed = 0;

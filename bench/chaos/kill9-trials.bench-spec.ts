@@ -147,6 +147,7 @@ describe('bench: kill -9 trials', () => {
         if (before?.status !== 'processing' || ownerPid(before) !== victimPid) {
           // Finished (or changed hands) before the kill point: not a trial; the job still has to end well.
           missed += 1;
+          report('kill -9 Worker: kill point after the job', { killAfterMs, status: before?.status, leasedBy: ownerPid(before) === victimPid ? 'victim' : 'another' });
           expect((await ended(jobId, 600_000)).status).toBe('completed');
           continue;
         }

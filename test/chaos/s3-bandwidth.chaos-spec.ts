@@ -111,7 +111,8 @@ describe('chaos: 1 Mbit/s to object storage during an upload', () => {
       while (!done) {
         const answer = await readyz().catch(() => undefined);
         if (answer) samples.push({ at: Date.now() - started, status: answer.status, checks: Object.fromEntries(Object.entries(answer.checks).map(([k, v]) => [k, v.status])) });
-        if (uploadStartedAt === undefined && upward() > 64 * 1024) uploadStartedAt = Date.now();
+        const bytes = upward();
+        if (uploadStartedAt === undefined && bytes > 64 * 1024) uploadStartedAt = Date.now();
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
     })();

@@ -95,10 +95,13 @@ describe('chaos: 1 Mbit/s to object storage during an upload', () => {
     await expectCompletedOnce(baselineId, baselineDoc);
 
     s3Proxy.shape({ bytesPerSecond: BYTES_PER_SECOND });
-    // Bytes sent towards storage, per connection (closed connections leave `links`, so their last count is kept).
+    // Bytes sent towards storage, per connection (a closed connection leaves `links`: its count is kept as it closed).
     const sent = new Map<object, number>();
     const upward = () => {
-      for (const link of s3Proxy.links) sent.set(link, link.upstream.bytesWritten);
+      for (const link of s3Proxy.links) {
+        if (!sent.has(link)) link.onClose(() => sent.set(link, link.upstream.bytesWritten));
+        sent.set(link, link.upstream.bytesWritten);
+      }
       return [...sent.values()].reduce((sum, n) => sum + n, 0);
     };
     const samples: { at: number; status: number; checks: Record<string, string> }[] = [];

@@ -26,6 +26,8 @@ const ROWS = Number(process.env.CHAOS_S3_BANDWIDTH_ROWS ?? '40000');
  * time and rate against the limit.
  */
 describe('chaos: 1 Mbit/s to object storage during an upload', () => {
+  // About 70 stored bytes a row, sent at 125,000 bytes a second, twice over (the unthrottled job too), with room.
+  jest.setTimeout(120_000 + ROWS * 4);
   let world: WorkerWorld;
   let pg: Client;
   let worker: AppProcess;

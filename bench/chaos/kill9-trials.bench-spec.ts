@@ -56,7 +56,7 @@ describe('bench: kill -9 trials', () => {
     pg = new Client({ host: '127.0.0.1', port: 5432, user: 'postgres', database: 'test' });
     await pg.connect();
     await pg.query(`CREATE SCHEMA ${schema}`);
-    // About 48 MB of JSON (65 MB stored once encrypted and base64-encoded): a multipart upload of 8 MiB parts.
+    // About 80 MB stored (encrypted, base64-encoded): a multipart upload of 8 MiB parts.
     await pg.query(`CREATE TABLE ${table} AS SELECT g AS id, md5(g::text) AS label FROM generate_series(1, ${ROWS}) g`);
     await seedConnection(world.db, { configName: 'src', type: 'POSTGRESQL', host: '127.0.0.1', port: 5432, database: 'test', user: 'postgres' });
   });

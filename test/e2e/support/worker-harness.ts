@@ -28,6 +28,8 @@ export interface WorkerWorld {
   readonly bucket: string;
   readonly prefix: string;
   readonly spoolDir: string;
+  /** s3rver's directory: incomplete multipart uploads live there, invisible to the S3 API it offers. */
+  readonly s3Dir: string;
   readonly s3: S3Client;
   readonly s3Port: number;
   readonly mongo: MongoTestServer;
@@ -101,7 +103,7 @@ export async function startWorkerWorld(options: { amqpPort?: number } = {}): Pro
     s3server = server;
   };
   return {
-    id, workQueue, eventsExchange, bucket, prefix, spoolDir, s3, s3Port, mongo, mongoClient, db, amqp, channel, deadLetters, events,
+    id, workQueue, eventsExchange, bucket, prefix, spoolDir, s3Dir, s3, s3Port, mongo, mongoClient, db, amqp, channel, deadLetters, events,
     stopS3,
     restartS3,
     env: (extra = {}) => ({

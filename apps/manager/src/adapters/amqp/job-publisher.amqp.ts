@@ -83,6 +83,26 @@ export class AmqpJobPublisher implements JobPublisher, JobControlPublisher, OnAp
     return { connected: this.#manager.isConnected(), breakerState: this.#breaker.state };
   }
 
+  /**
+   * For readiness while the breaker is half-open and a connection is up: the probe makes the trial
+   * itself, a fresh confirm channel with the topology declared (a round trip to the broker), which
+   * closes the breaker or starts a fresh cool-down. Without it a Manager that its own `/readyz` (503
+   * while half-open) took out of rotation would never get the job whose publish closes the breaker.
+   * Returns the health after the trial; in any other state it only reads it.
+   */
+  async healthWithTrial(): Promise<{ connected: boolean; breakerState: BreakerState }> {
+    if (this.#breaker.state === 'half-open' && this.#manager.isConnected() && this.#breaker.tryAcquire()) {
+      try {
+        this.#dropChannel(); // a cached channel proves nothing: open one now
+        await this.#confirmChannel();
+        this.#breaker.recordSuccess();
+      } catch {
+        this.#breaker.recordFailure();
+      }
+    }
+    return this.health();
+  }
+
   /** Resolves once connected (the topology is then declared on first use), or rejects after `timeoutMs`. */
   async waitForConnection(timeoutMs: number): Promise<void> {
     // connect() waits for the next 'connect' event; when the connection opened before this call,

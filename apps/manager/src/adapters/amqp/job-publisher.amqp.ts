@@ -73,7 +73,11 @@ export class AmqpJobPublisher implements JobPublisher, JobControlPublisher, OnAp
       heartbeatIntervalInSeconds: 5,
     });
     // Without listeners these events would be unhandled; the URL can carry credentials, so only the error name is logged.
-    this.#manager.on('connect', () => this.logger.log('connected to RabbitMQ'));
+    this.#manager.on('connect', () => {
+      this.logger.log('connected to RabbitMQ');
+      // A fresh connection is worth a trial now rather than after the rest of the cool-down.
+      this.#breaker.endCoolDown();
+    });
     this.#manager.on('disconnect', ({ err }) => this.logger.warn(`disconnected from RabbitMQ (${err?.name ?? 'closed'})`));
     this.#manager.on('connectFailed', ({ err }) => this.logger.warn(`cannot reach RabbitMQ (${err?.name ?? 'error'}); retrying`));
   }

@@ -11,7 +11,7 @@
  * that fail in the Worker on a filter naming a missing field, and jobs whose datasource is unreachable
  * (a closed port). Build first (`npm run build && npx tsc -p bench/tsconfig.json`), then:
  *
- *   node bench/dist/soak.bench.js [--minutes=30] [--warmup=5] [--interval-ms=2000] [--json=bench/report/data/soak.json] [--plots=bench/report]
+ *   node bench/dist/soak.bench.js [--minutes=30] [--warmup=5] [--interval-ms=4000] [--json=bench/report/data/soak.json] [--plots=bench/report]
  */
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
@@ -31,7 +31,8 @@ const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split
 const MINUTES = Number(args.get('minutes') ?? 30);
 // The warm-up: 5 minutes, at most a third of a short run.
 const WARMUP_MIN = Math.min(Number(args.get('warmup') ?? 5), MINUTES / 3);
-const INTERVAL_MS = Number(args.get('interval-ms') ?? 2_000);
+// One job every 4 s: what one Worker kept up with on the shared 2-core machine (2 s piled up jobs).
+const INTERVAL_MS = Number(args.get('interval-ms') ?? 4_000);
 const SAMPLE_MS = 10_000;
 const JSON_OUT = args.get('json') ?? join(ROOT, 'bench', 'report', 'data', 'soak.json');
 const PLOTS = args.get('plots') ?? join(ROOT, 'bench', 'report');
@@ -77,6 +78,8 @@ export interface SoakReport {
   readonly jobs: { kind: Kind; submitted: number; asExpected: number; unexpected: number; refused: number; p50Seconds: number; p99Seconds: number }[];
   /** Once the load stopped and every job had ended: spool files, jobs not ended, each process's descriptors and sockets. */
   readonly afterDrain: { spoolFiles: number; unended: number; manager: { fds: number; sockets: number }; worker: { fds: number; sockets: number } };
+  /** The same a minute later, with no job: what idle pools and keep-alive sockets let go of. */
+  readonly afterIdle?: { manager: { fds: number; sockets: number }; worker: { fds: number; sockets: number } };
 }
 
 function processSample(pid: number): Omit<ProcessSample, 'heapUsedMiB'> {
@@ -227,6 +230,8 @@ async function main(): Promise<void> {
       return { fds, sockets };
     };
     const afterDrain = { spoolFiles: countFiles(harness.spoolDir), unended: inFlight, manager: idle(harness.managerPid), worker: idle(worker.pid) };
+    await new Promise((resolve) => setTimeout(resolve, 60_000));
+    const afterIdle = { manager: idle(harness.managerPid), worker: idle(worker.pid) };
     const loadAfter = loadavg();
 
     const { verdicts, windowSamples } = judge(samples, WARMUP_MIN * 60);
@@ -240,7 +245,7 @@ async function main(): Promise<void> {
       };
     });
     const report: SoakReport = {
-      minutes: MINUTES, warmupMinutes: WARMUP_MIN, intervalMs: INTERVAL_MS, windowSamples, loadavg: { before: loadBefore, after: loadAfter }, samples, verdicts, jobs, afterDrain,
+      minutes: MINUTES, warmupMinutes: WARMUP_MIN, intervalMs: INTERVAL_MS, windowSamples, loadavg: { before: loadBefore, after: loadAfter }, samples, verdicts, jobs, afterDrain, afterIdle,
     };
     mkdirSync(dirname(JSON_OUT), { recursive: true });
     writeFileSync(JSON_OUT, `${JSON.stringify(report, null, 1)}\n`);
@@ -250,6 +255,7 @@ async function main(): Promise<void> {
     out(`jobs (load average before ${loadBefore.map((l) => l.toFixed(2)).join(' / ')}, after ${loadAfter.map((l) => l.toFixed(2)).join(' / ')}):`);
     for (const j of jobs) out(`  ${j.kind}: ${j.submitted} submitted, ${j.asExpected} ended as expected, ${j.unexpected} otherwise, ${j.refused} not accepted; POST -> end p50 ${j.p50Seconds.toFixed(2)} s, p99 ${j.p99Seconds.toFixed(2)} s`);
     out(`after the load: ${afterDrain.spoolFiles} spool files, ${afterDrain.unended} jobs not ended; Manager ${afterDrain.manager.fds} fds (${afterDrain.manager.sockets} sockets), Worker ${afterDrain.worker.fds} fds (${afterDrain.worker.sockets} sockets)`);
+    out(`a minute later: Manager ${afterIdle.manager.fds} fds (${afterIdle.manager.sockets} sockets), Worker ${afterIdle.worker.fds} fds (${afterIdle.worker.sockets} sockets)`);
     out(`growth after the ${WARMUP_MIN}-min warm-up (the first ${windowSamples} samples against the last ${windowSamples}: mean for memory, minimum for counts; limit 5%):`);
     for (const v of verdicts) out(`  ${v.series}: ${v.first.toFixed(2)} -> ${v.last.toFixed(2)} (max ${v.max.toFixed(2)}), ${(v.growth * 100).toFixed(1)}%: ${v.result}`);
     out(`wrote ${JSON_OUT} and ${plots.map((p) => join(PLOTS, p)).join(', ')}`);

@@ -6,23 +6,30 @@
  *   node bench/dist/report.js            # full sizes (200 small jobs; 100k, 300k, 1M, 3M rows; 3 reps)
  *   node bench/dist/report.js --quick    # small sizes, a few minutes on 2 cores (or BENCH_SIZE=quick)
  *   node bench/dist/report.js --render-only   # summary and plots again from the last run's data/
+ *   node bench/dist/report.js --soak     # also runs the soak first (30 min; --soak-minutes=N)
+ *
+ * Without `--soak` the report includes the soak's figures and plots from data/soak.json when an
+ * earlier soak left it there (`node bench/dist/soak.bench.js` writes it), and says when it was taken.
  *
  * A bench that fails is reported as not measured; the others still run.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { againstRows, bars, latencyHistogram, phaseBars } from './support/charts';
 import { percentile } from './support/percentile';
 import type { SmallJobsReport } from './small-jobs.bench';
+import { judge, renderSoakPlots, type SoakReport } from './soak.bench';
 import type { WorkerExtractionReport } from './worker-extraction.bench';
 
 const ROOT = join(__dirname, '..', '..');
 const OUT = join(ROOT, 'bench', 'report');
 const QUICK = process.argv.includes('--quick') || process.env.BENCH_SIZE === 'quick';
 const RENDER_ONLY = process.argv.includes('--render-only');
+const SOAK = process.argv.includes('--soak');
+const SOAK_MINUTES = Number(process.argv.find((a) => a.startsWith('--soak-minutes='))?.split('=')[1] ?? 30);
 
 /** Arguments per bench, quick and full. */
 const PLAN = {
@@ -59,6 +66,21 @@ async function runBench<T>(name: BenchName): Promise<{ data?: T; seconds: number
   return { data: JSON.parse(readFileSync(json, 'utf8')) as T, seconds };
 }
 
+/** The soak (`--soak`): its output into logs/soak.log, its data into data/soak.json. */
+async function runSoak(json: string): Promise<{ seconds: number; error?: string }> {
+  const log = createWriteStream(join(OUT, 'logs', 'soak.log'));
+  const started = process.hrtime.bigint();
+  say(`running soak --minutes=${SOAK_MINUTES} ...`);
+  const child = spawn(process.execPath, [join(ROOT, 'bench', 'dist', 'soak.bench.js'), `--minutes=${SOAK_MINUTES}`, `--json=${json}`, `--plots=${OUT}`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  log.end();
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  if (code !== 0) say(`  soak failed (exit ${String(code)}); see bench/report/logs/soak.log`);
+  return code === 0 ? { seconds } : { seconds, error: `exit ${String(code)}` };
+}
+
 interface Figure { figure: string; value: string; anchor: string; ratio: string; target: string; result: 'pass' | 'short' | 'info' | 'not measured' }
 
 const fmt = (n: number, digits = 2): string => n.toFixed(digits);
@@ -84,6 +106,8 @@ async function main(): Promise<void> {
   const http = existsSync(join(ROOT, 'apps', 'standalone', 'dist'))
     ? await runBench<StandaloneHttpReport>('standalone-http')
     : { seconds: 0, error: 'apps/standalone is not built' };
+  const soakJson = join(OUT, 'data', 'soak.json');
+  const soakRun = SOAK && !RENDER_ONLY ? await runSoak(soakJson) : undefined;
   const loadAfter = loadavg();
 
   const figures: Figure[] = [];
@@ -158,6 +182,21 @@ async function main(): Promise<void> {
     figures.push(notMeasured('GET /v1/fetcher/{id} against bare Fastify', '>= 45% on Node 24', http.error === 'apps/standalone is not built' ? 'apps/standalone is not built' : 'bench failed'));
   }
 
+  let soakNote: string | undefined;
+  const soak = existsSync(soakJson) ? JSON.parse(readFileSync(soakJson, 'utf8')) as SoakReport : undefined;
+  if (soak) {
+    const { verdicts, windowSamples } = judge(soak.samples, soak.warmupMinutes * 60);
+    const taken = `${soak.minutes}-min soak written ${statSync(soakJson).mtime.toISOString()}, load ${soak.loadavg.before.map((l) => l.toFixed(1)).join('/')} -> ${soak.loadavg.after.map((l) => l.toFixed(1)).join('/')}`;
+    for (const v of verdicts) {
+      figures.push({ figure: `soak: ${v.series} after the warm-up`, value: `${fmt(v.last)} (max ${fmt(v.max)})`, anchor: `${fmt(v.first)}, first ${windowSamples} samples`, ratio: `${fmt(v.growth * 100, 1)}%`, target: '<= 5% growth', result: v.result });
+    }
+    const jobs = soak.jobs.map((j) => `${j.kind} ${j.asExpected}/${j.submitted}`).join(', ');
+    figures.push({ figure: 'soak: jobs ended as expected', value: jobs, anchor: '', ratio: '', target: 'all', result: verdict(soak.jobs.every((j) => j.asExpected === j.submitted)) });
+    figures.push({ figure: 'soak: after the load, spool files / jobs not ended', value: `${soak.afterDrain.spoolFiles} / ${soak.afterDrain.unended}`, anchor: '', ratio: '', target: '0 / 0', result: verdict(soak.afterDrain.spoolFiles === 0 && soak.afterDrain.unended === 0) });
+    plots.push(...await renderSoakPlots(soak, OUT));
+    soakNote = `The soak figures come from a ${taken}: after a ${soak.warmupMinutes}-min warm-up, the first ${windowSamples} samples against the last ${windowSamples}, by their mean for memory and their minimum for counts (docs/reliability.md).`;
+  }
+
   const lines = [
     '# Fetcher benchmark report',
     '',
@@ -169,6 +208,7 @@ async function main(): Promise<void> {
     '',
     '## Figures',
     '',
+    ...(soakNote ? [soakNote, ''] : []),
     '| Figure | Value | Anchor | Ratio | Target | Result |',
     '|---|---|---|---|---|---|',
     ...figures.map((f) => `| ${f.figure} | ${f.value} | ${f.anchor} | ${f.ratio} | ${f.target} | ${f.result} |`),
@@ -183,6 +223,8 @@ async function main(): Promise<void> {
   for (const [name, r] of [['small-jobs', small], ['worker-extraction', worker], ['postgres-extraction', engine], ['standalone-http', http]] as const) {
     lines.push(`| ${name} | \`${PLAN[name].join(' ')}\` | ${fmt(r.seconds, 0)} s | ${r.error ?? 'ok'} (logs/${name}.log) |`);
   }
+  if (soakRun) lines.push(`| soak | \`--minutes=${SOAK_MINUTES}\` | ${fmt(soakRun.seconds, 0)} s | ${soakRun.error ?? 'ok'} (logs/soak.log) |`);
+  else if (soak) lines.push(`| soak | from data/soak.json (an earlier run) | | not run now |`);
   writeFileSync(join(OUT, 'summary.md'), `${lines.join('\n')}\n`);
   say(`wrote ${join('bench', 'report', 'summary.md')} and ${plots.length} plots`);
 }

@@ -37,6 +37,8 @@ export function workerStartFlags(): string[] {
 
 export interface RunningApp {
   readonly baseUrl: string;
+  /** The app's own process id (for the Worker, node under /usr/bin/time), for sampling /proc. */
+  readonly pid: number;
   /** Resolves when the process has exited; `peakRssKb` only for the Worker. */
   readonly exited: Promise<{ peakRssKb: number }>;
   /** SIGTERM to the app itself (for the Worker not to /usr/bin/time, which would die without its report). */
@@ -71,11 +73,11 @@ export async function startWorker(env: Record<string, string>, extraNodeArgs: re
     return { peakRssKb: peak ? Number(peak[1]) : NaN };
   });
   await waitHealthy(child, `http://127.0.0.1:${port}/health`, stderr);
+  const children = (): number[] => readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   const stop = (): void => {
-    const children = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-    for (const pid of children) process.kill(Number(pid), 'SIGTERM');
+    for (const pid of children()) process.kill(pid, 'SIGTERM');
   };
-  return { baseUrl: `http://127.0.0.1:${port}`, exited, stop };
+  return { baseUrl: `http://127.0.0.1:${port}`, pid: children()[0] ?? NaN, exited, stop };
 }
 
 export async function startManager(env: Record<string, string>): Promise<RunningApp> {
@@ -83,5 +85,5 @@ export async function startManager(env: Record<string, string>): Promise<Running
   const { child, stderr } = launch(process.execPath, [join(ROOT, 'apps', 'manager', 'dist', 'main.js')], { ...env, SERVER_ADDRESS: `127.0.0.1:${port}` });
   const exited = once(child, 'exit').then(() => ({ peakRssKb: NaN }));
   await waitHealthy(child, `http://127.0.0.1:${port}/readyz`, stderr);
-  return { baseUrl: `http://127.0.0.1:${port}`, exited, stop: () => child.kill('SIGTERM') };
+  return { baseUrl: `http://127.0.0.1:${port}`, pid: child.pid ?? NaN, exited, stop: () => child.kill('SIGTERM') };
 }

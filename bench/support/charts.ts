@@ -100,3 +100,29 @@ export function bars(title: string, xTitle: string, yTitle: string, values: { x:
     },
   });
 }
+
+/** Lines of a value against minutes since the start, one per series, with a vertical rule at the end of the warm-up. */
+export function overTime(
+  title: string, yTitle: string, points: { minute: number; value: number; series: string }[], warmupMinute: number,
+): Promise<string> {
+  return render({
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    title, width: WIDTH, height: HEIGHT, background: 'white',
+    layer: [
+      {
+        data: { values: points },
+        mark: { type: 'line', point: { size: 12 } },
+        encoding: {
+          x: { field: 'minute', type: 'quantitative', title: 'minutes since start' },
+          y: { field: 'value', type: 'quantitative', title: yTitle, scale: { zero: true } },
+          color: { field: 'series', type: 'nominal', title: null, legend: { labelLimit: 300 } },
+        },
+      },
+      {
+        data: { values: [{ minute: warmupMinute, label: 'end of warm-up' }] },
+        mark: { type: 'rule', strokeDash: [4, 4], color: 'gray' },
+        encoding: { x: { field: 'minute', type: 'quantitative' } },
+      },
+    ],
+  });
+}

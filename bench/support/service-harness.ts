@@ -48,6 +48,8 @@ export interface ServiceHarness {
   /** The Manager's base URL, and the Workers' spool directory. */
   readonly api: string;
   readonly spoolDir: string;
+  /** The Manager's process id (for sampling /proc). */
+  readonly managerPid: number;
   /** The job's terminal event (`job.completed`, `job.failed` or `job.canceled`), once it has arrived. */
   terminalEvent(jobId: string): Promise<TerminalEvent>;
   /** Starts a Worker with the harness's environment plus `env`. */
@@ -134,6 +136,7 @@ export async function startServiceHarness(options: HarnessOptions = {}): Promise
     names: { queue, exchange },
     api,
     spoolDir,
+    managerPid: manager.pid,
     terminalEvent,
     async startWorker(env = {}) {
       const worker = await startWorker({ ...workerEnv, ...env }, options.workerNodeArgs ?? []);

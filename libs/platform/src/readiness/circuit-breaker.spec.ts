@@ -43,6 +43,23 @@ describe(CircuitBreaker.name, () => {
     expect(sut.state).toBe('closed');
   });
 
+  it('ends an open breaker\'s cool-down on request: one trial at once, a failed one reopens it for a full cool-down', async () => {
+    const { sut, advance } = setup();
+    sut.endCoolDown();
+    expect(sut.state).toBe('closed');
+    for (let i = 0; i < 5; i++) sut.recordFailure();
+    advance(1_000);
+    sut.endCoolDown();
+    expect(sut.state).toBe('half-open');
+    expect(sut.tryAcquire()).toBe(true);
+    expect(sut.tryAcquire()).toBe(false);
+    sut.recordFailure();
+    advance(29_999);
+    expect(sut.state).toBe('open');
+    advance(1);
+    expect(sut.state).toBe('half-open');
+  });
+
   it('gives a half-open trial slot back on a neutral outcome, without closing or counting', () => {
     const { sut, advance } = setup();
     for (let i = 0; i < 5; i++) sut.recordFailure();

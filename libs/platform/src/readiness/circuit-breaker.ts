@@ -70,6 +70,14 @@ export class CircuitBreaker {
   }
 
   /**
+   * Ends the cool-down of an open breaker now, so the next call is the half-open trial: for a sign
+   * that the dependency is back (a fresh connection), which is worth one trial before the full wait.
+   */
+  endCoolDown(): void {
+    if (this.state === 'open') this.#openedAt = this.#now() - this.#coolDownMs;
+  }
+
+  /**
    * Ends an admitted call whose outcome says nothing about the dependency's health (an answer that
    * is neither a success nor a failure): a half-open trial slot is given back, nothing else changes.
    */

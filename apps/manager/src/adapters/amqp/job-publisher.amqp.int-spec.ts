@@ -221,10 +221,10 @@ describe('AmqpJobPublisher against a real RabbitMQ', () => {
     }
   });
 
-  it('opens the breaker after five failed publishes, and lets one trial through after the cool-down', async () => {
+  it('opens the breaker after five failed publishes, and lets one trial through once the connection is back', async () => {
     const proxy = new FaultProxy(5672);
     await proxy.start();
-    let now = 1_000_000;
+    const now = 1_000_000;
     try {
       const { sut, queue, probe } = setup(`amqp://guest:guest@127.0.0.1:${proxy.port}`, () => now);
       await sut.waitForConnection(5_000);
@@ -236,11 +236,37 @@ describe('AmqpJobPublisher against a real RabbitMQ', () => {
 
       proxy.restore();
       await pollUntil(() => sut.health().connected, 15_000);
-      now += 30_000;
-      expect(await probe.check()).toMatchObject({ status: 'degraded', breaker_state: 'half-open' });
+      // The fresh connection ended the cool-down (the clock has not moved): the next publish is the trial.
+      expect(sut.health().breakerState).toBe('half-open');
       await sut.publishExtractionRequested(tenant, aJob(), 'trial');
       expect(sut.health().breakerState).toBe('closed');
       await nextMessage(queue);
+      await sut.onApplicationShutdown();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('readiness makes the half-open trial itself, so a Manager out of rotation closes its breaker without a job', async () => {
+    const proxy = new FaultProxy(5672);
+    await proxy.start();
+    let now = 1_000_000;
+    try {
+      const { sut, queue, probe } = setup(`amqp://guest:guest@127.0.0.1:${proxy.port}`, () => now);
+      await sut.waitForConnection(5_000);
+      proxy.cut();
+      await pollUntil(() => !sut.health().connected);
+      for (let i = 0; i < 5; i++) await expect(sut.publishExtractionRequested(tenant, aJob(), 'r')).rejects.toMatchObject({ reason: 'not_connected' });
+      now += 30_000;
+      // Half-open while the broker is still away: no trial without a connection.
+      expect(await probe.check()).toMatchObject({ status: 'degraded', breaker_state: 'half-open' });
+
+      proxy.restore();
+      await pollUntil(() => sut.health().connected, 15_000);
+      expect(await probe.check()).toEqual({ status: 'up', breaker_state: 'closed' });
+      const job = aJob();
+      await sut.publishExtractionRequested(tenant, job, 'after');
+      expect((await nextMessage(queue)).properties.headers?.jobId).toBe(job.id);
       await sut.onApplicationShutdown();
     } finally {
       await proxy.close();

@@ -73,7 +73,11 @@ export class AmqpJobPublisher implements JobPublisher, JobControlPublisher, OnAp
       heartbeatIntervalInSeconds: 5,
     });
     // Without listeners these events would be unhandled; the URL can carry credentials, so only the error name is logged.
-    this.#manager.on('connect', () => this.logger.log('connected to RabbitMQ'));
+    this.#manager.on('connect', () => {
+      this.logger.log('connected to RabbitMQ');
+      // A fresh connection is worth a trial now rather than after the rest of the cool-down.
+      this.#breaker.endCoolDown();
+    });
     this.#manager.on('disconnect', ({ err }) => this.logger.warn(`disconnected from RabbitMQ (${err?.name ?? 'closed'})`));
     this.#manager.on('connectFailed', ({ err }) => this.logger.warn(`cannot reach RabbitMQ (${err?.name ?? 'error'}); retrying`));
   }
@@ -81,6 +85,26 @@ export class AmqpJobPublisher implements JobPublisher, JobControlPublisher, OnAp
   /** For readiness: whether a connection is up, and the breaker's state. */
   health(): { connected: boolean; breakerState: BreakerState } {
     return { connected: this.#manager.isConnected(), breakerState: this.#breaker.state };
+  }
+
+  /**
+   * For readiness while the breaker is half-open and a connection is up: the probe makes the trial
+   * itself, a fresh confirm channel with the topology declared (a round trip to the broker), which
+   * closes the breaker or starts a fresh cool-down. Without it a Manager that its own `/readyz` (503
+   * while half-open) took out of rotation would never get the job whose publish closes the breaker.
+   * Returns the health after the trial; in any other state it only reads it.
+   */
+  async healthWithTrial(): Promise<{ connected: boolean; breakerState: BreakerState }> {
+    if (this.#breaker.state === 'half-open' && this.#manager.isConnected() && this.#breaker.tryAcquire()) {
+      try {
+        this.#dropChannel(); // a cached channel proves nothing: open one now
+        await this.#confirmChannel();
+        this.#breaker.recordSuccess();
+      } catch {
+        this.#breaker.recordFailure();
+      }
+    }
+    return this.health();
   }
 
   /** Resolves once connected (the topology is then declared on first use), or rejects after `timeoutMs`. */

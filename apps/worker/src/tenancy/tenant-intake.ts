@@ -102,6 +102,9 @@ export function wireTenantIntake(options: TenantIntakeOptions): { consumers: Ten
     handler: consumers,
     service: FETCHER_SERVICE,
     connectionName: 'fetcher-worker-tenant-events',
+    // Subscribed late (Redis was away at startup) or again after a lost connection: events may have
+    // been missed, so reconcile now rather than at the next interval.
+    onSubscribed: () => void reconciler.pass(),
     ...(options.onDispatched ? { onDispatched: options.onDispatched } : {}),
   });
   intake.attach({ listener, reconciler, consumers });

@@ -86,6 +86,7 @@ export function wireTenantIntake(options: TenantIntakeOptions): { consumers: Ten
     releaseTenant: (tenantId) => resources.release(tenantId),
     invalidateConfig: (tenantId) => resources.client.invalidate(tenantId, FETCHER_SERVICE),
     logger,
+    connectionCap: resources.maxTenants,
     ...options.retry,
   });
   const metrics = options.metrics ? new TenantConsumerMetrics(options.metrics, () => consumers.consuming().length) : undefined;

@@ -27,10 +27,13 @@ export class TenantResources implements OnApplicationShutdown {
   readonly client: TenantManagerClient;
   readonly mongo: TenantPool<TenantMongo>;
   readonly amqp: TenantPool<TenantAmqp>;
+  /** `MULTI_TENANT_MAX_TENANT_POOLS`: the soft cap of each pool. */
+  readonly maxTenants: number;
   #closed: Promise<void> | undefined;
 
   constructor(options: TenantResourcesOptions) {
     this.client = options.client;
+    this.maxTenants = options.maxTenants;
     const configOf = async (tenantId: string): Promise<TenantConfig> => {
       const config = await this.client.getTenantConfig(tenantId, FETCHER_SERVICE);
       options.onConfigLoaded?.(tenantId);

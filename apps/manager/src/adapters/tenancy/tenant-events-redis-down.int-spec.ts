@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+// eslint-disable-next-line no-restricted-imports -- an integration spec, not app code: it runs the in-process Mongo test server
 import { startMongoTestServer, type MongoTestServer } from '@fetcher/mongo-test-server';
 import { FaultProxy } from '@fetcher/platform/testing';
 import { startTenantManagerTestServer, type TenantManagerTestServer, type TenantRecord } from '@fetcher/tenant-manager-test-server';

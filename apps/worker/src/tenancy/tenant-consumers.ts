@@ -159,7 +159,8 @@ export class TenantConsumers<C> implements TenantEventHandler {
   /** Stops every consumer (their jobs in flight finish) and refuses to start new ones. */
   async close(): Promise<void> {
     this.#closed = true;
-    const tenants = new Set([...this.#running.keys(), ...this.#retries.keys()]);
+    // A start still in progress (a lazy start, say) is among the locked tenants: its stop runs after it.
+    const tenants = new Set([...this.#running.keys(), ...this.#retries.keys(), ...this.#locks.keys()]);
     await Promise.all([...tenants].map((t) => this.stop(t)));
   }
 

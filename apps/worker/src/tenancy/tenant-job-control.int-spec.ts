@@ -36,7 +36,7 @@ describe('the Worker in multi-tenant mode: cancels from each tenant\'s control e
   beforeAll(async () => {
     w = await startMultiTenantWorld([acme, beta], ['locked'], { JOB_LEASE_TTL_SEC: '3600' });
     for (const tenantId of [acme, beta]) {
-      const vhost = w.record(tenantId).services.fetcher.messaging!.rabbitmq!.vhost;
+      const { vhost } = (w.record(tenantId).services.fetcher as { messaging: { rabbitmq: { vhost: string } } }).messaging.rabbitmq;
       const broker = await connect(`amqp://guest:guest@127.0.0.1:5672/${encodeURIComponent(vhost)}`);
       brokers.push(broker);
       channels.set(tenantId, await broker.createConfirmChannel());

@@ -1,4 +1,5 @@
 import { Logger, type Provider } from '@nestjs/common';
+import { JOB_CONTROL_EXCHANGE } from '@fetcher/contracts';
 import {
   MetricsRegistry, PROBES, redisProbe, staticProbe, type Telemetry, TENANT_READINESS, TenantManagerClient,
 } from '@fetcher/platform';
@@ -13,6 +14,9 @@ import { CONNECTION_RESOLVER } from '../ports/connection-resolver.port';
 import { EVENT_PUBLISHER } from '../ports/event-publisher.port';
 import { JOB_STORE } from '../ports/job-store.port';
 import { RESULT_STORE } from '../ports/result-store.port';
+import { JobCancelRegistry } from '../jobs/cancel/job-cancel-registry';
+import { MessageVerifier } from '../jobs/message-verifier';
+import { WorkerMetrics } from '../metrics/worker-metrics';
 import { PER_TENANT_PASSES, type PerTenantPasses } from '../jobs/background/per-tenant-passes';
 import { perActiveTenant } from './per-tenant-pass';
 import { TenantConsumers } from './tenant-consumers';
@@ -72,7 +76,10 @@ export function multiTenantInfrastructure(config: WorkerConfig, tenancy: WorkerM
     },
     {
       provide: TenantConsumers,
-      useFactory: (resources: TenantResources, intake: TenantJobQueues, metrics: MetricsRegistry) =>
+      useFactory: (
+        resources: TenantResources, intake: TenantJobQueues, metrics: MetricsRegistry, scope: TenantScope,
+        verifier: MessageVerifier, cancels: JobCancelRegistry, workerMetrics: WorkerMetrics,
+      ) =>
         wireTenantIntake({
           resources,
           intake,
@@ -83,8 +90,9 @@ export function multiTenantInfrastructure(config: WorkerConfig, tenancy: WorkerM
           reconcileIntervalMs: tenancy.reconcileIntervalSec * 1000,
           logger: log,
           metrics,
+          control: { exchange: JOB_CONTROL_EXCHANGE, verify: (msg) => verifier.verify(msg), registry: cancels, metrics: workerMetrics, scope },
         }).consumers,
-      inject: [TenantResources, TenantJobQueues, MetricsRegistry],
+      inject: [TenantResources, TenantJobQueues, MetricsRegistry, TENANT_SCOPE, MessageVerifier, JobCancelRegistry, WorkerMetrics],
     },
     // The microservice strategy main.ts connects, and the drain WorkerSubsystems runs.
     { provide: JobQueueTransport, useExisting: TenantJobQueues },

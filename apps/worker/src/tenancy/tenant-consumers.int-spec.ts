@@ -2,11 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { connect, type Channel } from 'amqplib';
 import { Redis } from 'ioredis';
 import type { ConsumeMessage } from 'amqplib';
-import { TenantManagerClient, type TenantEventOutcome, type TenantLifecycleEvent } from '@fetcher/platform';
+import { buildJobCancelMessage, JOB_CONTROL_EXCHANGE } from '@fetcher/contracts';
+import { envelopeHeaders, TenantManagerClient, verifyEnvelope, type TenantEventOutcome, type TenantLifecycleEvent } from '@fetcher/platform';
 import { createTenantVhosts, type TenantVhost, type TenantVhosts } from '@fetcher/platform/testing';
 import { startTenantManagerTestServer, type TenantManagerTestServer, type TenantRecord } from '@fetcher/tenant-manager-test-server';
 import { JOB_REQUESTED } from '../adapters/amqp/job-queue.transport';
 import { HANDLED } from '../jobs/delivery-outcome';
+import { JobCancelRegistry, JobCanceled } from '../jobs/cancel/job-cancel-registry';
+import { WorkerMetrics } from '../metrics/worker-metrics';
+import { Registry } from 'prom-client';
 import type { TenantConsumers } from './tenant-consumers';
 import type { TenantAmqp } from '@fetcher/platform';
 import { wireTenantIntake } from './tenant-intake';
@@ -16,6 +20,7 @@ import { TenantScope } from './tenant-scope';
 
 const WORK_QUEUE = 'fetcher.extract-external-data.queue';
 const CHANNEL = 'tenant-events:staging:';
+const KEY = Buffer.alloc(32, 5);
 
 /** Resolves the next time `predicate` holds for a value pushed to `push`. */
 class Waiters<T> {
@@ -50,6 +55,8 @@ describe('per-tenant consumers on real vhosts, driven by the tenant-manager and 
   let consumers: TenantConsumers<TenantAmqp>;
   let publisher: Redis;
   const scope = new TenantScope();
+  const cancels = new JobCancelRegistry(scope);
+  const workerMetrics = new WorkerMetrics(new Registry());
   const deliveries = new Waiters<{ tenant: string | undefined; body: string }>();
   const dispatched = new Waiters<{ tenantId: string; type: string; outcome: TenantEventOutcome }>();
   const retries: (() => void)[] = [];
@@ -75,6 +82,23 @@ describe('per-tenant consumers on real vhosts, driven by the tenant-manager and 
     ch.sendToQueue(WORK_QUEUE, Buffer.from(body));
     await (ch as unknown as { waitForConfirms(): Promise<void> }).waitForConfirms();
   });
+  /**
+   * A cancel for `jobId` signed for `signedFor`, published (mandatory) on the control exchange of
+   * `vhostOf`'s vhost; resolves with whether the broker returned it, i.e. no queue was bound there.
+   */
+  const sendCancel = (vhostOf: string, signedFor: string, jobId: string) => onVhost(vhostOf, async (ch) => {
+    let returned = false;
+    ch.on('return', () => (returned = true));
+    const body = buildJobCancelMessage(jobId, new Date('2026-12-06T10:00:00Z'));
+    const headers = envelopeHeaders({ key: KEY, tenantId: signedFor, exchange: JOB_CONTROL_EXCHANGE, routingKey: '', body, jobId, now: new Date() });
+    ch.publish(JOB_CONTROL_EXCHANGE, '', body, { headers, mandatory: true });
+    // The broker sends basic.return before the confirm of the same message.
+    await (ch as unknown as { waitForConfirms(): Promise<void> }).waitForConfirms();
+    return returned;
+  });
+  const aborted = (signal: AbortSignal) =>
+    signal.aborted ? Promise.resolve<unknown>(signal.reason) : new Promise<unknown>((resolve) => signal.addEventListener('abort', () => resolve(signal.reason), { once: true }));
+  const rejectedControl = async () => Object.fromEntries((await workerMetrics.controlRejected.get()).values.map((v) => [v.labels.reason, v.value]));
   const queueState = (tenantId: string) => onVhost(tenantId, (ch) => ch.checkQueue(WORK_QUEUE));
   const publishEvent = (tenantId: string, type: string, payload?: Record<string, unknown>) =>
     publisher.publish(CHANNEL, JSON.stringify({ event_id: randomUUID(), event_type: type, tenant_id: tenantId, timestamp: new Date().toISOString(), ...(payload ? { payload } : {}) }));
@@ -109,6 +133,11 @@ describe('per-tenant consumers on real vhosts, driven by the tenant-manager and 
       onDispatched: (event: TenantLifecycleEvent, outcome) => dispatched.push({ tenantId: event.tenantId, type: event.eventType, outcome }),
       // Retries are run by the test, never on a timer.
       retry: { schedule: (run) => (retries.push(run), { cancel: () => undefined }) },
+      control: {
+        exchange: JOB_CONTROL_EXCHANGE,
+        verify: (msg) => verifyEnvelope({ keys: [KEY], headers: msg.properties.headers ?? {}, body: msg.content, exchange: msg.fields.exchange, routingKey: msg.fields.routingKey, now: new Date() }),
+        registry: cancels, metrics: workerMetrics, scope,
+      },
     }));
     publisher = new Redis({ host: '127.0.0.1', port: 6379, lazyConnect: true });
     await publisher.connect();
@@ -140,6 +169,28 @@ describe('per-tenant consumers on real vhosts, driven by the tenant-manager and 
     expect(await fromBeta).toEqual({ tenant: beta, body: `b-${suffix}` });
   });
 
+  it('binds each tenant\'s job-control consumer on its vhost; a cancel reaches only runs of that tenant', async () => {
+    const jobId = randomUUID();
+    // The same job id running for both tenants (as a job of each would, in their scopes).
+    const runOfAcme = scope.run(acme, () => cancels.watch(jobId));
+    const runOfBeta = scope.run(beta, () => cancels.watch(jobId));
+    try {
+      // Into beta's vhost: one signed for acme (moved there), then one signed for beta. One queue
+      // delivers in order, so once beta's run stopped, the first had been handled, and dropped.
+      expect(await sendCancel(beta, acme, jobId)).toBe(false);
+      expect(await sendCancel(beta, beta, jobId)).toBe(false);
+      expect(await aborted(runOfBeta.signal)).toBeInstanceOf(JobCanceled);
+      expect(runOfAcme.signal.aborted).toBe(false);
+      expect(await rejectedControl()).toEqual({ tenant_mismatch: 1 });
+
+      expect(await sendCancel(acme, acme, jobId)).toBe(false);
+      expect(await aborted(runOfAcme.signal)).toBeInstanceOf(JobCanceled);
+    } finally {
+      runOfAcme.release();
+      runOfBeta.release();
+    }
+  });
+
   it('a tenant.suspended event stops that tenant\'s consumer and closes its connection, while another tenant keeps consuming', async () => {
     tm.putTenant(acme, record(acme, vhosts.byTenant(acme), 'suspended'));
     const removed = dispatched.next((d) => d.tenantId === acme && d.type === 'tenant.suspended');
@@ -150,6 +201,9 @@ describe('per-tenant consumers on real vhosts, driven by the tenant-manager and 
     expect(consumers.ownsTenant(acme)).toBe(false);
     expect(resources.amqp.has(acme)).toBe(false);
     expect((await queueState(acme)).consumerCount).toBe(0);
+    // Its control consumer stopped with it: nothing is bound to the control exchange of its vhost any more.
+    expect(await sendCancel(acme, acme, randomUUID())).toBe(true);
+    expect(await sendCancel(beta, beta, randomUUID())).toBe(false);
     // A job for the suspended tenant waits in its queue; nothing here takes it.
     await send(acme, `a2-${suffix}`);
     expect((await queueState(acme)).messageCount).toBe(1);

@@ -26,6 +26,12 @@ export interface TenantConsumersDeps<C> {
   readonly retryDelayMs?: (attempt: number) => number;
   /** Schedules a retry; tests run them by hand. */
   readonly schedule?: (run: () => void, ms: number) => { cancel(): void };
+  /**
+   * `MULTI_TENANT_MAX_TENANT_POOLS`. Every consuming tenant keeps its vhost connection (a connection
+   * serves one vhost, and a consumer cannot be evicted without stopping that tenant's jobs), so the
+   * cap does not stop a consumer from starting; crossing it is logged, once each time.
+   */
+  readonly connectionCap?: number;
 }
 
 /** After this many failed starts in a row the tenant is logged as degraded (it keeps being retried). */
@@ -62,6 +68,7 @@ export class TenantConsumers<C> implements TenantEventHandler {
   readonly #retryDelayMs: (attempt: number) => number;
   readonly #schedule: (run: () => void, ms: number) => { cancel(): void };
   #closed = false;
+  #aboveCap = false;
 
   constructor(private readonly deps: TenantConsumersDeps<C>) {
     this.#retryDelayMs = deps.retryDelayMs ?? ((attempt) => tenantRetryDelayMs(attempt));
@@ -152,7 +159,8 @@ export class TenantConsumers<C> implements TenantEventHandler {
   /** Stops every consumer (their jobs in flight finish) and refuses to start new ones. */
   async close(): Promise<void> {
     this.#closed = true;
-    const tenants = new Set([...this.#running.keys(), ...this.#retries.keys()]);
+    // A start still in progress (a lazy start, say) is among the locked tenants: its stop runs after it.
+    const tenants = new Set([...this.#running.keys(), ...this.#retries.keys(), ...this.#locks.keys()]);
     await Promise.all([...tenants].map((t) => this.stop(t)));
   }
 
@@ -176,6 +184,7 @@ export class TenantConsumers<C> implements TenantEventHandler {
       this.#running.set(tenantId, { consumer, lease });
       this.#retries.delete(tenantId);
       this.deps.logger.log(`tenant ${tenantId}: consuming`);
+      this.#checkCap();
       return true;
     } catch (error) {
       lease?.release();
@@ -213,6 +222,7 @@ export class TenantConsumers<C> implements TenantEventHandler {
     const running = this.#running.get(tenantId);
     if (!running) return;
     this.#running.delete(tenantId);
+    this.#checkCap();
     try {
       await running.consumer.stop();
     } catch (error) {
@@ -224,6 +234,19 @@ export class TenantConsumers<C> implements TenantEventHandler {
     const waiters = this.#stopWaiters.get(tenantId) ?? [];
     this.#stopWaiters.delete(tenantId);
     for (const resolve of waiters) resolve();
+  }
+
+  #checkCap(): void {
+    const cap = this.deps.connectionCap;
+    if (cap === undefined) return;
+    const above = this.#running.size > cap;
+    if (above && !this.#aboveCap) {
+      this.deps.logger.warn(
+        `${this.#running.size} tenants consuming, above MULTI_TENANT_MAX_TENANT_POOLS=${cap}: each keeps its own vhost connection, ` +
+          'so this Worker holds more broker connections than the cap (spread tenants over more Workers, or raise the cap)',
+      );
+    }
+    this.#aboveCap = above;
   }
 
   /** Runs `work` after every earlier operation on the tenant; its failure does not block later ones. */

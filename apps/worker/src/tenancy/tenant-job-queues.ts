@@ -10,8 +10,12 @@ export const TENANT_PREFETCH = 10;
 
 /** What the multi-tenant intake starts and stops, in order. */
 export interface TenantIntakeParts {
-  /** The tenant-event listener: must connect (Redis PING) for the Worker to start. */
-  readonly listener: { start(): Promise<void>; close(): Promise<void>; ping(): Promise<unknown> };
+  /**
+   * The tenant-event listener. Its first attempt to subscribe is waited for (so events are heard
+   * before the initial sync); when Redis is unreachable it keeps trying in the background and the
+   * Worker starts all the same.
+   */
+  readonly listener: { start(): Promise<boolean>; close(): Promise<void>; ping(): Promise<unknown> };
   /** The initial sync, then the periodic reconcile. */
   readonly reconciler: { start(): Promise<unknown>; stop(): Promise<void> };
   /** The per-tenant consumers. */
@@ -26,7 +30,7 @@ export interface TenantIntakeParts {
  */
 export class TenantJobQueues extends Server implements CustomTransportStrategy {
   #parts: TenantIntakeParts | undefined;
-  #subscribed = false;
+  #listening = false;
   #closed: Promise<void> | undefined;
 
   constructor(private readonly scope: TenantScope) {
@@ -45,7 +49,7 @@ export class TenantJobQueues extends Server implements CustomTransportStrategy {
   async #start(): Promise<void> {
     const parts = this.#requireParts();
     await parts.listener.start();
-    this.#subscribed = true;
+    this.#listening = true;
     await parts.reconciler.start();
   }
 
@@ -66,7 +70,7 @@ export class TenantJobQueues extends Server implements CustomTransportStrategy {
   pingEvents(): Promise<unknown> {
     // A command before `start` would open the connection behind the listener's back (ioredis
     // connects on first use); the startup self-probe looks again until the intake has started.
-    if (!this.#subscribed) return Promise.reject(new Error('tenant events not subscribed yet'));
+    if (!this.#listening) return Promise.reject(new Error('tenant events not subscribed yet'));
     return this.#requireParts().listener.ping();
   }
 

@@ -30,11 +30,14 @@ export class TenantResources implements OnApplicationShutdown {
   readonly mongo: TenantPool<TenantMongo>;
   readonly amqp: TenantPool<TenantAmqp>;
   readonly #datasources: TenantResourcesOptions['datasources'];
+  /** `MULTI_TENANT_MAX_TENANT_POOLS`: the soft cap of each pool. */
+  readonly maxTenants: number;
   #closed: Promise<void> | undefined;
 
   constructor(options: TenantResourcesOptions) {
     this.client = options.client;
     this.#datasources = options.datasources;
+    this.maxTenants = options.maxTenants;
     const configOf = async (tenantId: string): Promise<TenantConfig> => {
       const config = await this.client.getTenantConfig(tenantId, FETCHER_SERVICE);
       options.onConfigLoaded?.(tenantId);

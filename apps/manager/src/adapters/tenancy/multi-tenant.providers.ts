@@ -1,4 +1,4 @@
-import { Logger, type OnApplicationShutdown, type OnModuleInit, type Provider } from '@nestjs/common';
+import { type OnApplicationShutdown, type OnModuleInit, type Provider } from '@nestjs/common';
 import {
   createTenantAmqpPool, PROBES, type ProbeResult, type ReadinessProbe, redisProbe, staticProbe, TENANT_READINESS, type TenantAmqp,
   TenantEventListener, type TenantEventHandler, TenantManagerError, type TenantManagerClient, type TenantPool, type TenantProbeResolution,
@@ -150,9 +150,7 @@ export class ManagerTenantReadiness implements TenantReadiness {
  * added tenant needs nothing but a cleared cache.
  */
 export class ManagerTenantEvents implements TenantEventHandler, OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('TenantEvents');
   readonly listener: TenantEventListener;
-  #started = false;
 
   constructor(
     tenancy: ManagerMultiTenancy,
@@ -168,20 +166,18 @@ export class ManagerTenantEvents implements TenantEventHandler, OnModuleInit, On
     });
   }
 
-  /** Subscribes before the application bootstraps (the readiness self-probe PINGs this connection then). */
+  /**
+   * Subscribes before the application bootstraps (the readiness self-probe PINGs this connection then).
+   * With Redis unreachable the Manager starts all the same: the listener keeps trying in the background
+   * and subscribes once Redis answers; meanwhile readiness reports `multi_tenant_redis` down, and
+   * requests are served (cached configs expire with their TTL, so a missed event is seen that late).
+   */
   async onModuleInit(): Promise<void> {
-    try {
-      await this.listener.start();
-      this.#started = true;
-    } catch (error) {
-      // Readiness reports multi_tenant_redis down; requests are still served (configs expire with their TTL).
-      this.logger.warn(`tenant events: cannot subscribe (${error instanceof Error ? error.name : 'error'})`);
-    }
+    await this.listener.start();
   }
 
-  /** The `multi_tenant_redis` check: a PING over the subscribed connection; never a connect of its own. */
+  /** The `multi_tenant_redis` check: a PING over the subscribed connection, failing at once while not subscribed; never a connect of its own. */
   ping(): Promise<unknown> {
-    if (!this.#started) return Promise.reject(new Error('not subscribed to tenant events'));
     return this.listener.ping();
   }
 

@@ -5,6 +5,7 @@ import type { AmqpConnectionManager, ChannelWrapper } from 'amqp-connection-mana
 import type { Channel, ConsumeMessage } from 'amqplib';
 import type { JobCancelRegistry } from '../../jobs/cancel/job-cancel-registry';
 import type { WorkerMetrics } from '../../metrics/worker-metrics';
+import type { TenantScope } from '../../tenancy/tenant-scope';
 
 /** How long shutdown waits for the control channel to close. */
 const CLOSE_BOUND_MS = 1_000;
@@ -14,6 +15,12 @@ export interface JobControlOptions {
   readonly exchange: string;
   /** Checks the HMAC envelope as delivered (exchange and routing key included). Never throws. */
   readonly verify: (msg: ConsumeMessage) => VerifyEnvelopeResult;
+  /**
+   * Multi-tenant mode: the tenant whose vhost this consumer listens on. Its messages must be signed
+   * for that tenant (`X-Tenant-ID`), and each is applied within the tenant's scope, so it can only
+   * cancel that tenant's runs.
+   */
+  readonly tenant?: { readonly id: string; readonly scope: TenantScope };
 }
 
 /**
@@ -39,9 +46,24 @@ export class JobControlConsumer implements OnApplicationBootstrap, BeforeApplica
     this.listen().catch(() => this.#log.warn('control channel not connected yet; it keeps trying'));
   }
 
-  /** Resolves once the queue is bound and consumed (tests wait on it). */
+  /**
+   * Resolves once the queue is bound and consumed (tests wait on it); rejects when the broker refused
+   * the setup (the channel then waits for the next reconnect to try again).
+   */
   async listen(): Promise<void> {
-    this.#channel ??= this.connection().createChannel({
+    const channel = (this.#channel ??= this.#open());
+    await new Promise<void>((resolve, reject) => {
+      const refused = (error: unknown) => reject(error instanceof Error ? error : new Error('control channel setup failed'));
+      channel.once('error', refused);
+      void channel.waitForConnect().then(() => {
+        channel.off('error', refused);
+        resolve();
+      });
+    });
+  }
+
+  #open(): ChannelWrapper {
+    const channel = this.connection().createChannel({
       setup: async (ch: Channel) => {
         await ch.assertExchange(this.options.exchange, 'fanout', { durable: true });
         const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true });
@@ -49,16 +71,24 @@ export class JobControlConsumer implements OnApplicationBootstrap, BeforeApplica
         await ch.consume(queue, (msg) => msg && this.handle(msg), { noAck: true });
       },
     });
-    await this.#channel.waitForConnect();
+    // A setup the broker refused (the exchange or queue not allowed) is tried again on the next
+    // reconnect; meanwhile cancels reach runs through the lease renewal. Without a listener the
+    // wrapper's 'error' would be thrown.
+    channel.on('error', (error: unknown) => this.#log.warn(`control channel${this.#of()}: setup failed (${error instanceof Error ? error.name : 'error'}); cancels arrive through lease renewal until it is set up`));
+    return channel;
   }
 
   /** One control message: verified, parsed, and handed to the registry. */
   handle(msg: ConsumeMessage): void {
     const verified = this.options.verify(msg);
     if (!verified.ok) return this.#drop(verified.reason);
+    const tenant = this.options.tenant;
+    // Signed for another tenant (or for none) and moved into this vhost: authentic, but not this tenant's to act on.
+    if (tenant && verified.tenantId !== tenant.id) return this.#drop('tenant_mismatch');
     const message = parseJobControlMessage(msg.content);
     if (!message) return this.#drop('malformed'); // the signature covers the body's jobId: no other job can be named
-    if (this.registry.request(message.jobId, message.requestedAt)) this.#log.log(`job ${message.jobId}: cancel requested; stopping its run`);
+    const request = () => this.registry.request(message.jobId, message.requestedAt);
+    if (tenant ? tenant.scope.run(tenant.id, request) : request()) this.#log.log(`job ${message.jobId}${this.#of()}: cancel requested; stopping its run`);
   }
 
   /**
@@ -67,7 +97,12 @@ export class JobControlConsumer implements OnApplicationBootstrap, BeforeApplica
    * shutdown past its 10 s bound (exit code 1). Nothing is lost by not waiting: the queue is exclusive
    * and auto-delete, so the broker drops it with the connection `AmqpConnections` closes next.
    */
-  async beforeApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
+    return this.stop();
+  }
+
+  /** Stops consuming (bounded, see `beforeApplicationShutdown`); a tenant's consumer calls it when the tenant stops. */
+  async stop(): Promise<void> {
     const channel = this.#channel;
     this.#channel = undefined;
     if (!channel) return;
@@ -79,6 +114,10 @@ export class JobControlConsumer implements OnApplicationBootstrap, BeforeApplica
 
   #drop(reason: string): void {
     this.metrics.controlRejected.inc({ reason });
-    this.#log.warn(`control message dropped (${reason})`);
+    this.#log.warn(`control message${this.#of()} dropped (${reason})`);
+  }
+
+  #of(): string {
+    return this.options.tenant ? ` of tenant ${this.options.tenant.id}` : '';
   }
 }

@@ -1,3 +1,4 @@
+import { TenantScope } from '../../tenancy/tenant-scope';
 import { JobCancelRegistry, JobCanceled } from './job-cancel-registry';
 
 describe(JobCancelRegistry.name, () => {
@@ -39,5 +40,22 @@ describe(JobCancelRegistry.name, () => {
     for (let i = 0; i <= 1_000; i++) sut.request(`job-${i}`, at);
     expect(sut.watch('job-0').signal.aborted).toBe(false);
     expect(sut.watch('job-1000').signal.aborted).toBe(true);
+  });
+
+  it('multi-tenant: a request reaches only a run of the tenant in scope, now or when it starts', () => {
+    const scope = new TenantScope();
+    const sut = new JobCancelRegistry(scope);
+    const runOfA = scope.run('acme', () => sut.watch('j1'));
+    // The same job id, asked for by another tenant (or by no tenant): acme's run goes on.
+    expect(scope.run('beta', () => sut.request('j1', at))).toBe(false);
+    expect(sut.request('j1', at)).toBe(false);
+    expect(runOfA.signal.aborted).toBe(false);
+    expect(scope.run('acme', () => sut.request('j1', at))).toBe(true);
+    expect(runOfA.signal.aborted).toBe(true);
+
+    // beta's remembered request for j2 does not stop acme's run of j2 when it starts; beta's own does stop.
+    scope.run('beta', () => sut.request('j2', at));
+    expect(scope.run('acme', () => sut.watch('j2')).signal.aborted).toBe(false);
+    expect(scope.run('beta', () => sut.watch('j2')).signal.aborted).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { TENANT_SCOPE, type TenantScope } from '../../tenancy/tenant-scope';
 
 /** How many cancel requests for jobs not running here are remembered (oldest forgotten first). */
 const REMEMBERED_REQUESTS = 1_000;
@@ -26,34 +27,34 @@ export class JobCanceled extends Error {
  * (at once, on every replica) and the lease renewal (within a third of the TTL, even when the
  * message was lost). A request for a job that runs here aborts its run; one for a job that does
  * not is remembered for a while, in case its run is about to start (the message outran the lease).
+ *
+ * Multi-tenant mode: runs and requests are kept per tenant, the tenant in scope when they are made
+ * (the vhost a delivery or a control message came from). A request can only reach a run of its own
+ * tenant: a cancel that names another tenant's job id never touches that job. Single-tenant mode has
+ * no scope, and one tenant.
  */
 @Injectable()
 export class JobCancelRegistry {
   readonly #runs = new Map<string, { controller: AbortController; requestedAt?: Date }>();
   readonly #requested = new Map<string, Date>();
 
-  /** Records a cancel request; true when it stopped a run of this Worker. Repeats are harmless. */
+  constructor(@Optional() @Inject(TENANT_SCOPE) private readonly scope: TenantScope | null = null) {}
+
+  /** Records a cancel request for the tenant in scope; true when it stopped a run of this Worker. Repeats are harmless. */
   request(jobId: string, requestedAt: Date): boolean {
-    const run = this.#runs.get(jobId);
-    if (!run) {
-      this.#remember(jobId, requestedAt);
-      return false;
-    }
-    if (run.controller.signal.aborted) return false;
-    run.requestedAt = requestedAt;
-    run.controller.abort(new JobCanceled(jobId));
-    return true;
+    return this.#request(this.#key(jobId), jobId, requestedAt);
   }
 
-  /** Starts watching a run of the job; a request remembered before it started aborts it at once. */
+  /** Starts watching a run of the job for the tenant in scope; a request remembered before it started aborts it at once. */
   watch(jobId: string): CancelWatch {
+    const key = this.#key(jobId);
     const controller = new AbortController();
     const run: { controller: AbortController; requestedAt?: Date } = { controller };
-    this.#runs.set(jobId, run);
-    const remembered = this.#requested.get(jobId);
+    this.#runs.set(key, run);
+    const remembered = this.#requested.get(key);
     if (remembered) {
-      this.#requested.delete(jobId);
-      this.request(jobId, remembered);
+      this.#requested.delete(key);
+      this.#request(key, jobId, remembered);
     }
     return {
       signal: controller.signal,
@@ -61,7 +62,7 @@ export class JobCancelRegistry {
         return run.requestedAt;
       },
       release: () => {
-        if (this.#runs.get(jobId) === run) this.#runs.delete(jobId);
+        if (this.#runs.get(key) === run) this.#runs.delete(key);
       },
     };
   }
@@ -71,9 +72,26 @@ export class JobCancelRegistry {
     return this.#runs.size;
   }
 
-  #remember(jobId: string, requestedAt: Date): void {
-    this.#requested.delete(jobId);
-    this.#requested.set(jobId, requestedAt);
+  /** The tenant in scope (none in single-tenant mode) and the job id; a newline is in neither. */
+  #key(jobId: string): string {
+    return `${this.scope?.current() ?? ''}\n${jobId}`;
+  }
+
+  #request(key: string, jobId: string, requestedAt: Date): boolean {
+    const run = this.#runs.get(key);
+    if (!run) {
+      this.#remember(key, requestedAt);
+      return false;
+    }
+    if (run.controller.signal.aborted) return false;
+    run.requestedAt = requestedAt;
+    run.controller.abort(new JobCanceled(jobId));
+    return true;
+  }
+
+  #remember(key: string, requestedAt: Date): void {
+    this.#requested.delete(key);
+    this.#requested.set(key, requestedAt);
     if (this.#requested.size > REMEMBERED_REQUESTS) {
       const oldest = this.#requested.keys().next().value;
       if (oldest !== undefined) this.#requested.delete(oldest);

@@ -1,5 +1,5 @@
 import { once } from 'node:events';
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type ClientRequest, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 
 const SLOW_DOWN = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SlowDown</Code><Message>Please reduce your request rate.</Message><RequestId>chaos</RequestId></Error>';
 
@@ -11,6 +11,8 @@ const SLOW_DOWN = '<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>SlowDown
  */
 export class S3SlowDownFront {
   #server: Server | undefined;
+  /** Requests to s3rver still open: closed with the front, or s3rver's own close would wait for them. */
+  readonly #upstream = new Set<ClientRequest>();
   #remaining = 0;
   #retryAfterSec = 1;
   /** When each 503 was answered (ms since the epoch). */
@@ -47,6 +49,7 @@ export class S3SlowDownFront {
     this.#server = undefined;
     if (!server) return;
     server.closeAllConnections();
+    for (const upstream of this.#upstream) upstream.destroy();
     server.close();
     await once(server, 'close');
   }
@@ -65,9 +68,15 @@ export class S3SlowDownFront {
       return;
     }
     if (write) this.passed += 1;
-    const upstream = request({ host: '127.0.0.1', port: this.upstreamPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+    // No keep-alive agent: a pooled socket to s3rver would outlive the front and hold s3rver's close.
+    const upstream = request({ host: '127.0.0.1', port: this.upstreamPort, method: req.method, path: req.url, headers: req.headers, agent: false }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
+    });
+    this.#upstream.add(upstream);
+    upstream.on('close', () => this.#upstream.delete(upstream));
+    res.on('close', () => {
+      if (!upstream.writableEnded || !res.writableFinished) upstream.destroy();
     });
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);

@@ -60,7 +60,8 @@ export class S3PartGate {
       return;
     }
     if (call) this.calls.push(call);
-    const upstream = request({ host: '127.0.0.1', port: this.upstreamPort, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+    // No keep-alive agent: a pooled socket to s3rver would outlive the gate and hold s3rver's close.
+    const upstream = request({ host: '127.0.0.1', port: this.upstreamPort, method: req.method, path: req.url, headers: req.headers, agent: false }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     });
